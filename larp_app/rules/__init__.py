@@ -1,0 +1,36 @@
+"""The rules engine: plain data in, plain data out. No Flask, no database, no clock."""
+
+from .conversion import check_sheet, convert_sheet, sheet_ruleset, tabletop_values
+from .entries import Entry, entry_to_dict, read_entry, read_log
+from .fold import order_log, state_at
+from .problems import InvalidInput, Problem, RuleError
+from .registry import get_ruleset, ruleset_keys
+from .settings import Settings, default_settings, read_settings
+from .sheet import LarpSheet
+from .state import Snapshot
+from .timeutil import format_instant, parse_instant
+
+__all__ = [
+    "Entry",
+    "InvalidInput",
+    "LarpSheet",
+    "Problem",
+    "RuleError",
+    "Settings",
+    "Snapshot",
+    "check_sheet",
+    "convert_sheet",
+    "default_settings",
+    "entry_to_dict",
+    "format_instant",
+    "get_ruleset",
+    "order_log",
+    "parse_instant",
+    "read_entry",
+    "read_log",
+    "read_settings",
+    "ruleset_keys",
+    "sheet_ruleset",
+    "state_at",
+    "tabletop_values",
+]

@@ -1,0 +1,47 @@
+"""Tabletop sheet in, larp sheet out: the one entry point for every rule system."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .problems import Checker, InvalidInput, Problem
+from .registry import get_ruleset, ruleset_keys
+from .settings import Settings, default_settings
+from .sheet import LarpSheet
+
+DEFAULT_RULESET = "ex-nihilo"
+
+
+def sheet_ruleset(raw: Any) -> str:
+    """The ruleset a sheet names (EX Nihilo when it names none); InvalidInput if unknown."""
+    key = raw.get("ruleset", DEFAULT_RULESET) if isinstance(raw, dict) else DEFAULT_RULESET
+    if key not in ruleset_keys():
+        raise InvalidInput(
+            [Problem("ruleset", "unknown_ruleset", {"got": str(key), "allowed": ruleset_keys()})]
+        )
+    return key
+
+
+def check_sheet(raw: Any, settings: Settings | None = None) -> tuple[LarpSheet | None, Checker]:
+    """Validate and convert; the checker holds every error and warning found."""
+    key = settings.ruleset if settings else sheet_ruleset(raw)
+    settings = settings or default_settings(key)
+    checker = Checker()
+    if isinstance(raw, dict) and raw.get("ruleset", key) != key:
+        checker.error("ruleset", "ruleset_mismatch", expected=key, got=str(raw["ruleset"]))
+        return None, checker
+    sheet = get_ruleset(key).read_sheet(raw, settings.tables, checker)
+    return sheet, checker
+
+
+def convert_sheet(raw: Any, settings: Settings | None = None) -> LarpSheet:
+    """Return the larp sheet, or raise InvalidInput listing every problem at once."""
+    sheet, checker = check_sheet(raw, settings)
+    checker.raise_if_errors()
+    return sheet
+
+
+def tabletop_values(raw: Any, settings: Settings | None = None) -> dict[str, Any]:
+    """Derived tabletop values of a valid sheet (initiative, movement, tabletop points...)."""
+    settings = settings or default_settings(sheet_ruleset(raw))
+    return get_ruleset(settings.ruleset).tabletop_values(raw, settings.tables)

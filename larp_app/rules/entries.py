@@ -1,0 +1,245 @@
+"""Log entries: one small frozen dataclass per kind, read from plain JSON-like data."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, fields
+from datetime import datetime
+from typing import Any
+
+from .problems import Checker
+from .timeutil import format_instant, parse_instant
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Entry:
+    """What every entry has: a client-made id, when it happened, and who logged it."""
+
+    id: str
+    at: datetime
+    author: str | None = None
+
+    kind = "entry"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Hit(Entry):
+    damage: int = 1
+    blows: int = 1
+    pierce: bool = False
+    kind = "hit"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CoupDeGrace(Entry):
+    kind = "coup_de_grace"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Heal(Entry):
+    amount: int
+    kind = "heal"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Repair(Entry):
+    amount: int | None = None
+    full: bool = False
+    kind = "repair"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SpendEnergy(Entry):
+    amount: int
+    advancement: str | None = None
+    kind = "spend_energy"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RestoreEnergy(Entry):
+    amount: int
+    kind = "restore_energy"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StatusOn(Entry):
+    key: str
+    seconds: int | None = None
+    kind = "status_on"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StatusOff(Entry):
+    key: str
+    kind = "status_off"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Kill(Entry):
+    reason: str = ""
+    kind = "kill"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Revive(Entry):
+    hp: int | None = None
+    kind = "revive"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Note(Entry):
+    text: str
+    kind = "note"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Undo(Entry):
+    target: str
+    kind = "undo"
+
+
+MAX_TEXT = 2000
+
+
+def _hit(c: Checker, d: dict, p: str) -> dict:
+    return {
+        "damage": c.integer(d, "damage", p + "damage", lo=1, hi=100, required=False, default=1),
+        "blows": c.integer(d, "blows", p + "blows", lo=1, hi=20, required=False, default=1),
+        "pierce": c.boolean(d, "pierce", p + "pierce", default=False),
+    }
+
+
+def _amount(c: Checker, d: dict, p: str) -> dict:
+    return {"amount": c.integer(d, "amount", p + "amount", lo=1, hi=1000)}
+
+
+def _repair(c: Checker, d: dict, p: str) -> dict:
+    full = c.boolean(d, "full", p + "full", default=False)
+    amount = c.integer(d, "amount", p + "amount", lo=1, hi=1000, required=not full)
+    return {"amount": amount, "full": full}
+
+
+def _spend(c: Checker, d: dict, p: str) -> dict:
+    return {
+        **_amount(c, d, p),
+        "advancement": c.text(d, "advancement", p + "advancement", required=False),
+    }
+
+
+def _status_on(c: Checker, d: dict, p: str) -> dict:
+    return {
+        "key": c.text(d, "key", p + "key", max_len=40),
+        "seconds": c.integer(d, "seconds", p + "seconds", lo=0, hi=7 * 24 * 3600, required=False),
+    }
+
+
+def _status_off(c: Checker, d: dict, p: str) -> dict:
+    return {"key": c.text(d, "key", p + "key", max_len=40)}
+
+
+def _kill(c: Checker, d: dict, p: str) -> dict:
+    return {"reason": c.text(d, "reason", p + "reason", required=False, max_len=200) or ""}
+
+
+def _revive(c: Checker, d: dict, p: str) -> dict:
+    return {"hp": c.integer(d, "hp", p + "hp", lo=0, hi=1000, required=False)}
+
+
+def _note(c: Checker, d: dict, p: str) -> dict:
+    return {"text": c.text(d, "text", p + "text", max_len=MAX_TEXT)}
+
+
+def _undo(c: Checker, d: dict, p: str) -> dict:
+    return {"target": _uuid(c, d, "target", p + "target")}
+
+
+def _nothing(c: Checker, d: dict, p: str) -> dict:
+    return {}
+
+
+KINDS: dict[str, tuple[type[Entry], Callable[[Checker, dict, str], dict]]] = {
+    "hit": (Hit, _hit),
+    "coup_de_grace": (CoupDeGrace, _nothing),
+    "heal": (Heal, _amount),
+    "repair": (Repair, _repair),
+    "spend_energy": (SpendEnergy, _spend),
+    "restore_energy": (RestoreEnergy, _amount),
+    "status_on": (StatusOn, _status_on),
+    "status_off": (StatusOff, _status_off),
+    "kill": (Kill, _kill),
+    "revive": (Revive, _revive),
+    "note": (Note, _note),
+    "undo": (Undo, _undo),
+}
+
+
+def _uuid(c: Checker, d: dict, key: str, path: str) -> str | None:
+    value = d.get(key)
+    if value is None:
+        c.error(path, "required")
+        return None
+    try:
+        return str(uuid.UUID(str(value)))
+    except ValueError:
+        c.error(path, "not_uuid", got=str(value)[:40])
+        return None
+
+
+def _instant(c: Checker, d: dict, key: str, path: str) -> datetime | None:
+    value = d.get(key)
+    if value is None:
+        c.error(path, "required")
+        return None
+    try:
+        return parse_instant(value)
+    except ValueError:
+        c.error(path, "not_instant", got=str(value)[:40])
+        return None
+
+
+def read_entry_into(checker: Checker, data: Any, prefix: str = "") -> Entry | None:
+    """Read one entry, recording problems under ``prefix`` (e.g. ``[3].``)."""
+    if not isinstance(data, dict):
+        checker.error(prefix.rstrip(".") or "entry", "not_object")
+        return None
+    before = len(checker.errors)
+    entry_id = _uuid(checker, data, "id", prefix + "id")
+    at = _instant(checker, data, "at", prefix + "at")
+    kind = checker.choice(data, "kind", prefix + "kind", KINDS)
+    author = data.get("author", data.get("referee"))
+    fields = KINDS[kind][1](checker, data, prefix) if kind else {}
+    if len(checker.errors) > before:
+        return None
+    cls = KINDS[kind][0]
+    return cls(id=entry_id, at=at, author=None if author is None else str(author), **fields)
+
+
+def read_entry(data: Any) -> Entry:
+    """Read one entry or raise InvalidInput naming every bad field."""
+    checker = Checker()
+    entry = read_entry_into(checker, data)
+    checker.raise_if_errors()
+    return entry
+
+
+def read_log(items: Any) -> list[Entry]:
+    """Read a log (a list of entries) or raise InvalidInput naming ``[i].field`` for each."""
+    checker = Checker()
+    if not isinstance(items, list):
+        checker.error("", "not_list")
+        checker.raise_if_errors()
+    entries = [read_entry_into(checker, item, f"[{i}].") for i, item in enumerate(items)]
+    checker.raise_if_errors()
+    return entries
+
+
+def entry_to_dict(entry: Entry) -> dict[str, Any]:
+    """Write an entry back as plain data (the inverse of ``read_entry``)."""
+    data: dict[str, Any] = {"id": entry.id, "kind": entry.kind, "at": format_instant(entry.at)}
+    for f in fields(entry):
+        if f.name not in ("id", "at"):
+            value = getattr(entry, f.name)
+            if value is not None:
+                data[f.name] = value
+    return data

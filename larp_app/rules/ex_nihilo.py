@@ -1,0 +1,413 @@
+"""EX Nihilo (RULES.md §2): sheet rules, conversion to the larp sheet, and wounds."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from .problems import Checker, RuleError
+from .registry import Ruleset
+from .sheet import Advancement, LarpSheet
+from .state import State
+from .statuses import parse_status_catalogue
+from .tables import TableSet
+
+if TYPE_CHECKING:
+    from .entries import CoupDeGrace, Heal, Hit
+    from .fold import Context
+
+KEY = "ex-nihilo"
+ATTRIBUTES = ("corpo", "equilibrio", "mente", "spirito")
+ATTRIBUTE_RANGE = (8, 22)
+EQUIPMENT_CLASSES = ("standard", "pesante", "speciale")
+ARMOUR_WEIGHTS = ("leggera", "media", "pesante", "multistrato")
+# Equipment class needed to use each armour weight and weapon grip (seed, "Equipaggiamento").
+ARMOUR_NEEDS = {
+    "leggera": "standard",
+    "media": "pesante",
+    "pesante": "pesante",
+    "multistrato": "speciale",
+}
+HANDS_NEED = {1: "standard", 1.5: "pesante", 2: "pesante"}
+WEAPON_KINDS = ("mischia", "distanza", "lancio")
+DYING_TURNS = (
+    600  # "incosciente per 10 minuti (600 turni), passati i quali viene considerato Morto"
+)
+SHEET_KEYS = (
+    "ruleset",
+    "player",
+    "character",
+    "faction",
+    "attributes",
+    "skills",
+    "advancements",
+    "armour",
+    "weapons",
+    "notes",
+)
+ROW_INTS = ("armour_bonus", "initiative", "skill_slots", "energy_slots")
+
+
+# Tables -------------------------------------------------------------------------------------
+
+
+def parse_attribute_table(raw: Any, checker: Checker, path: str) -> tuple[dict, ...]:
+    """Read the attribute-modifier rows; together they must cover 8–22 once each."""
+    rows = raw.get("rows") if isinstance(raw, dict) else None
+    if not isinstance(rows, list) or not rows:
+        checker.error(f"{path}.rows", "not_list")
+        return ()
+    parsed = []
+    for i, row in enumerate(rows):
+        where = f"{path}.rows[{i}]"
+        if not isinstance(row, dict):
+            checker.error(where, "not_object")
+            continue
+        lo = checker.integer(
+            row, "min", f"{where}.min", lo=ATTRIBUTE_RANGE[0], hi=ATTRIBUTE_RANGE[1]
+        )
+        hi = checker.integer(
+            row, "max", f"{where}.max", lo=ATTRIBUTE_RANGE[0], hi=ATTRIBUTE_RANGE[1]
+        )
+        values = {k: checker.integer(row, k, f"{where}.{k}", lo=0, hi=100) for k in ROW_INTS}
+        values["equipment"] = checker.choice(
+            row, "equipment", f"{where}.equipment", EQUIPMENT_CLASSES
+        )
+        values["energy_recovery_minutes"] = checker.integer(
+            row,
+            "energy_recovery_minutes",
+            f"{where}.energy_recovery_minutes",
+            lo=1,
+            hi=24 * 60,
+            required=False,
+        )
+        if values["energy_slots"] and values["energy_recovery_minutes"] is None:
+            checker.error(f"{where}.energy_recovery_minutes", "required")
+        if lo is not None and hi is not None and lo > hi:
+            checker.error(f"{where}.max", "out_of_range", min=lo, max=ATTRIBUTE_RANGE[1], got=hi)
+        parsed.append({"min": lo, "max": hi, **values})
+    covered = [
+        v
+        for r in parsed
+        if r["min"] is not None and r["max"] is not None
+        for v in range(r["min"], r["max"] + 1)
+    ]
+    if sorted(covered) != list(range(ATTRIBUTE_RANGE[0], ATTRIBUTE_RANGE[1] + 1)) and not (
+        checker.errors
+    ):
+        checker.error(
+            f"{path}.rows", "must_cover_once", min=ATTRIBUTE_RANGE[0], max=ATTRIBUTE_RANGE[1]
+        )
+    return tuple(parsed)
+
+
+def parse_armour_table(raw: Any, checker: Checker, path: str) -> dict[str, int]:
+    """Read the larp armour points of each armour weight."""
+    points = raw.get("points") if isinstance(raw, dict) else None
+    if not isinstance(points, dict):
+        checker.error(f"{path}.points", "not_object")
+        return {}
+    checker.unknown_keys(points, ARMOUR_WEIGHTS, f"{path}.points.")
+    return {
+        w: checker.integer(points, w, f"{path}.points.{w}", lo=0, hi=100) for w in ARMOUR_WEIGHTS
+    }
+
+
+def parse_skill_list(raw: Any, checker: Checker, path: str) -> dict[str, dict]:
+    """Read the skill list: key -> its names and descriptions."""
+    items = raw.get("skills") if isinstance(raw, dict) else None
+    if not isinstance(items, list):
+        checker.error(f"{path}.skills", "not_list")
+        return {}
+    skills = {}
+    for i, item in enumerate(items):
+        if not isinstance(item, dict):
+            checker.error(f"{path}.skills[{i}]", "not_object")
+            continue
+        key = checker.text(item, "key", f"{path}.skills[{i}].key", max_len=40)
+        if key:
+            skills[key] = {k: v for k, v in item.items() if k != "key"}
+    return skills
+
+
+def row_for(table: tuple[dict, ...], value: int) -> dict:
+    return next(r for r in table if r["min"] <= value <= r["max"])
+
+
+# Sheet --------------------------------------------------------------------------------------
+
+
+def _read_attributes(raw: Mapping, c: Checker) -> dict[str, int | None]:
+    attrs = c.mapping(raw, "attributes", "attributes")
+    if attrs is None:
+        return {}
+    c.unknown_keys(attrs, ATTRIBUTES, "attributes.")
+    lo, hi = ATTRIBUTE_RANGE
+    return {a: c.integer(attrs, a, f"attributes.{a}", lo=lo, hi=hi) for a in ATTRIBUTES}
+
+
+def _read_skills(raw: Mapping, c: Checker, known: Mapping[str, dict]) -> dict[str, int]:
+    skills = c.mapping(raw, "skills", "skills", required=False) or {}
+    graded = {}
+    for key in skills:
+        if key not in known:
+            c.error(f"skills.{key}", "unknown_skill", allowed=list(known))
+            continue
+        grade = c.integer(skills, key, f"skills.{key}", lo=1, hi=3)
+        if grade is not None:
+            graded[key] = grade
+    return graded
+
+
+def _read_advancements(raw: Mapping, c: Checker) -> list[tuple[Advancement, bool]]:
+    read, names = [], set()
+    for i, item in enumerate(c.listing(raw, "advancements", "advancements")):
+        p = f"advancements[{i}]"
+        if not isinstance(item, dict):
+            c.error(p, "not_object")
+            continue
+        name = c.text(item, "name", f"{p}.name")
+        cost = c.integer(
+            item, "energy_cost", f"{p}.energy_cost", lo=0, hi=100, required=False, default=0
+        )
+        passive = c.boolean(item, "passive", f"{p}.passive", default=False)
+        larp = c.boolean(item, "larp", f"{p}.larp", default=True)
+        text = c.text(item, "text", f"{p}.text", required=False, max_len=2000) or ""
+        if name and name.casefold() in names:
+            c.error(f"{p}.name", "duplicate", got=name)
+        elif name:
+            names.add(name.casefold())
+        if None not in (name, cost, passive, larp):
+            read.append((Advancement(name, cost, passive, text), larp))
+    return read
+
+
+def _read_armour(raw: Mapping, c: Checker) -> dict | None:
+    if raw.get("armour") is None:
+        return None
+    armour = c.mapping(raw, "armour", "armour")
+    if armour is None:
+        return None
+    return {
+        "name": c.text(armour, "name", "armour.name"),
+        "weight": c.choice(armour, "weight", "armour.weight", ARMOUR_WEIGHTS),
+        "deflection": c.integer(
+            armour, "deflection", "armour.deflection", lo=0, hi=1000, required=False, default=0
+        ),
+        "absorption": c.integer(
+            armour, "absorption", "armour.absorption", lo=0, hi=1000, required=False, default=0
+        ),
+        "max_equilibrio": c.integer(
+            armour,
+            "max_equilibrio",
+            "armour.max_equilibrio",
+            lo=0,
+            hi=100,
+            required=False,
+            nullable=True,
+        ),
+    }
+
+
+def _read_weapons(raw: Mapping, c: Checker) -> list[dict]:
+    weapons = []
+    for i, item in enumerate(c.listing(raw, "weapons", "weapons")):
+        p = f"weapons[{i}]"
+        if not isinstance(item, dict):
+            c.error(p, "not_object")
+            continue
+        kind = c.choice(item, "kind", f"{p}.kind", WEAPON_KINDS)
+        weapons.append(
+            {
+                "name": c.text(item, "name", f"{p}.name"),
+                "kind": kind,
+                "damage": c.integer(item, "damage", f"{p}.damage", lo=0, hi=1000),
+                "range_m": c.integer(
+                    item,
+                    "range_m",
+                    f"{p}.range_m",
+                    lo=0,
+                    hi=100_000,
+                    required=kind in ("distanza", "lancio"),
+                ),
+                "hands": c.number(
+                    item,
+                    "hands",
+                    f"{p}.hands",
+                    allowed=tuple(HANDS_NEED),
+                    required=False,
+                    default=1,
+                ),
+            }
+        )
+    return weapons
+
+
+def _above(needed: str, has: str) -> bool:
+    return EQUIPMENT_CLASSES.index(needed) > EQUIPMENT_CLASSES.index(has)
+
+
+def read_sheet(raw: Any, tables: TableSet, c: Checker) -> LarpSheet | None:
+    """Validate a tabletop sheet and convert it; None (with errors in ``c``) when invalid."""
+    if not isinstance(raw, dict):
+        c.error("sheet", "not_object")
+        return None
+    c.unknown_keys(raw, SHEET_KEYS)
+    player = c.text(raw, "player", "player")
+    character = c.text(raw, "character", "character")
+    faction = c.text(raw, "faction", "faction", required=False)
+    attrs = _read_attributes(raw, c)
+    skills = _read_skills(raw, c, tables["skills"])
+    advancements = _read_advancements(raw, c)
+    armour = _read_armour(raw, c)
+    weapons = _read_weapons(raw, c)
+    notes = c.text(raw, "notes", "notes", required=False, max_len=5000)
+    if c.errors:
+        return None
+
+    corpo, equilibrio, mente, spirito = (attrs[a] for a in ATTRIBUTES)
+    table = tables["attributes"]
+    body, mind, spirit = row_for(table, corpo), row_for(table, mente), row_for(table, spirito)
+    equipment = body["equipment"]
+    if len(skills) > mind["skill_slots"]:
+        c.warn("skills", "too_many_skills", has=len(skills), slots=mind["skill_slots"])
+    if armour and _above(ARMOUR_NEEDS[armour["weight"]], equipment):
+        c.warn(
+            "armour.weight",
+            "above_equipment_class",
+            needs=ARMOUR_NEEDS[armour["weight"]],
+            has=equipment,
+        )
+    for i, weapon in enumerate(weapons):
+        if _above(HANDS_NEED[weapon["hands"]], equipment):
+            c.warn(
+                f"weapons[{i}].hands",
+                "above_equipment_class",
+                needs=HANDS_NEED[weapon["hands"]],
+                has=equipment,
+            )
+
+    armour_points = tables["armour"][armour["weight"]] if armour else 0
+    energy_max = spirit["energy_slots"]
+    catalogue = tables["statuses"]
+    return LarpSheet(
+        ruleset=KEY,
+        player=player,
+        character=character,
+        faction=faction,
+        hp_max=larp_hit_points(corpo),
+        ap_max=armour_points + body["armour_bonus"],
+        energy_max=energy_max,
+        energy_recovery_minutes=spirit["energy_recovery_minutes"] if energy_max else None,
+        advancements=tuple(a for a, larp in advancements if larp),
+        details={
+            "equipment": equipment,
+            "fascino": equilibrio + spirito,
+            "leadership": mente + spirito,
+            "percezione": equilibrio + mente,
+            "skill_slots": mind["skill_slots"],
+            "skills": [{"key": k, "grade": g, **tables["skills"][k]} for k, g in skills.items()],
+            "armour": None
+            if armour is None
+            else {"name": armour["name"], "weight": armour["weight"], "points": armour_points},
+            "weapons": [
+                {"name": w["name"], "kind": w["kind"], "hands": w["hands"]} for w in weapons
+            ],
+            "statuses": [{"key": s.key, "turns": s.turns} for s in catalogue.values()],
+            "notes": notes,
+        },
+        warnings=tuple(c.warnings),
+        tables=dict(tables.sources),
+    )
+
+
+def larp_hit_points(corpo: int) -> int:
+    """1 + 1 per 10 points of Corpo, the units digit 1–5 rounding down and 6–9 up."""
+    tens, units = divmod(corpo, 10)
+    return 1 + tens + (1 if units >= 6 else 0)
+
+
+def tabletop_values(raw: Mapping[str, Any], tables: TableSet) -> dict[str, Any]:
+    """Values the tabletop game derives and the larp sheet drops (for the organiser's view)."""
+    a = raw["attributes"]
+    corpo, equilibrio, mente = a["corpo"], a["equilibrio"], a["mente"]
+    better = max(corpo, equilibrio)
+    armour = raw.get("armour")
+    return {
+        "hp": 10 + corpo,
+        "fascino": equilibrio + a["spirito"],
+        "leadership": mente + a["spirito"],
+        "percezione": equilibrio + mente,
+        "move_m": 2 + better // 10,
+        "move_and_act_m": 1 + better // 10,
+        "sprint_m": 6 + (corpo + equilibrio) // 10,
+        "initiative_bonus": row_for(tables["attributes"], equilibrio)["initiative"],
+        "melee": corpo + equilibrio,
+        "ranged": equilibrio + mente,
+        "defence": equilibrio + (armour.get("deflection", 0) if armour else equilibrio),
+        "colpo_d_occhio": equilibrio + mente,
+    }
+
+
+# Wounds -------------------------------------------------------------------------------------
+
+
+def hit(state: State, entry: Hit, ctx: Context) -> State:
+    """Each blow in turn: armour first (unless pierce), then points; at 0 a blow means dying."""
+    hp, ap, destroyed, death_at = state.hp, state.ap, state.armour_destroyed, state.death_at
+    for _ in range(entry.blows):
+        if hp < 0:
+            break  # dying: only a coup de grâce changes anything
+        rest = entry.damage
+        if ap > 0 and not entry.pierce:
+            if ctx.settings.armour_breaks and entry.damage >= 2 * ap:
+                ap, destroyed, rest = 0, True, 0  # the armour takes this blow whole
+            else:
+                absorbed = min(ap, rest)
+                ap, rest = ap - absorbed, rest - absorbed
+        if rest >= 1:
+            if hp > 0:
+                hp = max(0, hp - rest)
+            else:
+                hp, death_at = -1, entry.at + DYING_TURNS * ctx.settings.turn
+    statuses = tuple(s for s in state.statuses if not ctx.catalogue[s.key].ends_on_hit)
+    return replace(
+        state, hp=hp, ap=ap, armour_destroyed=destroyed, death_at=death_at, statuses=statuses
+    )
+
+
+def heal(state: State, entry: Heal, ctx: Context) -> State:
+    """Heal counting from −1 when dying; reaching 0 or more ends the countdown."""
+    hp = min(ctx.sheet.hp_max, max(state.hp, -1) + entry.amount)
+    return replace(state, hp=hp, death_at=None if hp >= 0 else state.death_at)
+
+
+def coup_de_grace(state: State, entry: CoupDeGrace, ctx: Context) -> State:
+    if state.hp >= 0:
+        raise RuleError("not_dying")
+    return replace(state, died_at=entry.at, death_at=None)
+
+
+def wound(state: State) -> str:
+    if state.died_at is not None:
+        return "dead"
+    if state.hp > 0:
+        return "ok"
+    return "grievous" if state.hp == 0 else "dying"
+
+
+RULESET = Ruleset(
+    key=KEY,
+    language="it",
+    tables={
+        "attributes": parse_attribute_table,
+        "armour": parse_armour_table,
+        "statuses": parse_status_catalogue,
+        "skills": parse_skill_list,
+    },
+    read_sheet=read_sheet,
+    tabletop_values=tabletop_values,
+    wound_handlers={"hit": hit, "heal": heal, "coup_de_grace": coup_de_grace},
+    wound=wound,
+)

@@ -1,0 +1,249 @@
+"""The fold: a character's state at an instant, from larp sheet, settings and log.
+
+Time does its part here, with no background job: the death countdown, energy
+recovery and status expiry are worked out from timestamps whenever a state is asked for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+from operator import attrgetter
+
+from .entries import (
+    Entry,
+    Kill,
+    Note,
+    Repair,
+    RestoreEnergy,
+    Revive,
+    SpendEnergy,
+    StatusOff,
+    StatusOn,
+    Undo,
+)
+from .problems import RuleError
+from .registry import Ruleset, get_ruleset
+from .settings import Settings
+from .sheet import LarpSheet
+from .state import ActiveStatus, Conflict, Snapshot, State
+from .statuses import StatusDef
+
+ALLOWED_WHEN_DEAD = frozenset({"note", "undo", "revive"})
+
+
+@dataclass(frozen=True)
+class Context:
+    """What every handler may read: the sheet, the settings and what follows from them."""
+
+    sheet: LarpSheet
+    settings: Settings
+    ruleset: Ruleset
+    catalogue: Mapping[str, StatusDef]
+    recovery: timedelta | None  # one energy point every ...
+
+    @classmethod
+    def of(cls, sheet: LarpSheet, settings: Settings) -> Context:
+        if sheet.ruleset != settings.ruleset:
+            raise ValueError(f"sheet is {sheet.ruleset!r}, settings are {settings.ruleset!r}")
+        minutes = sheet.energy_recovery_minutes
+        return cls(
+            sheet=sheet,
+            settings=settings,
+            ruleset=get_ruleset(sheet.ruleset),
+            catalogue=settings.tables["statuses"],
+            recovery=timedelta(minutes=minutes) if minutes and sheet.energy_max else None,
+        )
+
+
+def order_log(entries: Iterable[Entry]) -> list[Entry]:
+    """Order by ``at``, then by arrival; the same id a second time counts once (the first)."""
+    seen: set[str] = set()
+    unique = []
+    for entry in entries:
+        if entry.id not in seen:
+            seen.add(entry.id)
+            unique.append(entry)
+    unique.sort(key=attrgetter("at"))  # stable: arrival order breaks ties
+    return unique
+
+
+def resolve_undos(ordered: list[Entry]) -> tuple[set[str], dict[str, RuleError]]:
+    """Return the ids undone, and the undos refused (unknown target, an undo, undone twice)."""
+    earlier: dict[str, Entry] = {}
+    undone: set[str] = set()
+    refused: dict[str, RuleError] = {}
+    for entry in ordered:
+        if isinstance(entry, Undo):
+            target = earlier.get(entry.target)
+            if target is None:
+                refused[entry.id] = RuleError("unknown_target", target=entry.target)
+            elif isinstance(target, Undo):
+                refused[entry.id] = RuleError("cannot_undo_undo", target=entry.target)
+            elif target.id in undone:
+                refused[entry.id] = RuleError("already_undone", target=entry.target)
+            else:
+                undone.add(target.id)
+        earlier[entry.id] = entry
+    return undone, refused
+
+
+def state_at(
+    sheet: LarpSheet, settings: Settings, entries: Iterable[Entry], at: datetime
+) -> Snapshot:
+    """Fold the log into the state at ``at``; refused entries come back as conflicts."""
+    ctx = Context.of(sheet, settings)
+    ordered = [e for e in order_log(entries) if e.at <= at]
+    undone, refused_undos = resolve_undos(ordered)
+    handlers = {**HANDLERS, **ctx.ruleset.wound_handlers}
+    state = State.at_check_in(sheet)
+    conflicts: list[Conflict] = []
+    for entry in ordered:
+        if entry.id in undone:
+            continue
+        if isinstance(entry, Undo):
+            if entry.id in refused_undos:
+                error = refused_undos[entry.id]
+                conflicts.append(Conflict(entry.id, error.code, error.params))
+            continue
+        state = advance(state, entry.at, ctx)
+        try:
+            state = apply(state, entry, ctx, handlers)
+        except RuleError as error:
+            conflicts.append(Conflict(entry.id, error.code, error.params))
+    state = advance(state, at, ctx)
+    next_energy_at = (
+        state.energy_since + ctx.recovery
+        if state.energy_since is not None and ctx.recovery and state.died_at is None
+        else None
+    )
+    return Snapshot(
+        at=at,
+        sheet=sheet,
+        state=state,
+        wound=ctx.ruleset.wound(state),
+        next_energy_at=next_energy_at,
+        conflicts=tuple(conflicts),
+    )
+
+
+def apply(
+    state: State, entry: Entry, ctx: Context, handlers: Mapping[str, Callable[..., State]]
+) -> State:
+    """Apply one entry at its instant, or raise RuleError saying why it is not allowed."""
+    if state.died_at is not None and entry.kind not in ALLOWED_WHEN_DEAD:
+        raise RuleError("dead")
+    return handlers[entry.kind](state, entry, ctx)
+
+
+def advance(state: State, t: datetime, ctx: Context) -> State:
+    """Let time pass up to ``t``: death at death_at, energy recovery, status expiry."""
+    if state.died_at is not None:
+        return state  # a dead character's values and statuses freeze
+    dies = state.death_at is not None and state.death_at <= t
+    until = state.death_at if dies else t
+    changes: dict = {}
+    if state.energy_since is not None:
+        gained = (until - state.energy_since) // ctx.recovery
+        if gained > 0:
+            energy = min(ctx.sheet.energy_max, state.energy + gained)
+            changes["energy"] = energy
+            changes["energy_since"] = (
+                None
+                if energy >= ctx.sheet.energy_max
+                else state.energy_since + gained * ctx.recovery
+            )
+    if state.statuses and any(s.expired(until) for s in state.statuses):
+        changes["statuses"] = tuple(s for s in state.statuses if not s.expired(until))
+    if dies:
+        changes.update(died_at=state.death_at, death_at=None)
+    return replace(state, **changes) if changes else state
+
+
+# Handlers common to every rule system; wounds (hit, heal, coup de grâce) are the ruleset's.
+
+
+def _spend_energy(state: State, entry: SpendEnergy, ctx: Context) -> State:
+    if entry.advancement is not None and ctx.sheet.advancement(entry.advancement) is None:
+        raise RuleError("unknown_advancement", advancement=entry.advancement)
+    if state.energy < entry.amount:
+        raise RuleError("not_enough_energy", needs=entry.amount, has=state.energy)
+    energy = state.energy - entry.amount
+    since = state.energy_since
+    if since is None and ctx.recovery and energy < ctx.sheet.energy_max:
+        since = entry.at  # the timer starts when energy first drops below the maximum
+    return replace(state, energy=energy, energy_since=since)
+
+
+def _restore_energy(state: State, entry: RestoreEnergy, ctx: Context) -> State:
+    if ctx.sheet.energy_max == 0:
+        raise RuleError("no_energy")
+    energy = min(ctx.sheet.energy_max, state.energy + entry.amount)
+    since = None if energy >= ctx.sheet.energy_max else state.energy_since
+    return replace(state, energy=energy, energy_since=since)
+
+
+def _repair(state: State, entry: Repair, ctx: Context) -> State:
+    if ctx.sheet.ap_max == 0:
+        raise RuleError("no_armour")
+    if entry.full:
+        return replace(state, ap=ctx.sheet.ap_max, armour_destroyed=False)
+    if state.armour_destroyed:
+        raise RuleError("armour_destroyed")
+    return replace(state, ap=min(ctx.sheet.ap_max, state.ap + entry.amount))
+
+
+def _status_on(state: State, entry: StatusOn, ctx: Context) -> State:
+    status = ctx.catalogue.get(entry.key)
+    if status is None:
+        raise RuleError("unknown_status", key=entry.key)
+    if entry.seconds is not None:
+        until = entry.at + timedelta(seconds=entry.seconds)
+    elif status.turns is not None:
+        until = entry.at + status.turns * ctx.settings.turn
+    else:
+        until = None
+    others = tuple(s for s in state.statuses if s.key != entry.key)  # re-applying replaces
+    return replace(state, statuses=(*others, ActiveStatus(entry.key, entry.at, until)))
+
+
+def _status_off(state: State, entry: StatusOff, ctx: Context) -> State:
+    if not any(s.key == entry.key for s in state.statuses):
+        raise RuleError("status_not_active", key=entry.key)
+    return replace(state, statuses=tuple(s for s in state.statuses if s.key != entry.key))
+
+
+def _kill(state: State, entry: Kill, ctx: Context) -> State:
+    return replace(state, died_at=entry.at, death_at=None)
+
+
+def _revive(state: State, entry: Revive, ctx: Context) -> State:
+    if state.died_at is None:
+        raise RuleError("not_dead")
+    hp = ctx.sheet.hp_max if entry.hp is None else min(ctx.sheet.hp_max, entry.hp)
+    below = ctx.recovery is not None and state.energy < ctx.sheet.energy_max
+    return replace(
+        state,
+        hp=hp,
+        died_at=None,
+        death_at=None,
+        statuses=(),
+        energy_since=entry.at if below else None,
+    )
+
+
+def _note(state: State, entry: Note, ctx: Context) -> State:
+    return state
+
+
+HANDLERS: dict[str, Callable[..., State]] = {
+    "spend_energy": _spend_energy,
+    "restore_energy": _restore_energy,
+    "repair": _repair,
+    "status_on": _status_on,
+    "status_off": _status_off,
+    "kill": _kill,
+    "revive": _revive,
+    "note": _note,
+}

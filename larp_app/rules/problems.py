@@ -1,0 +1,183 @@
+"""Problems found in input, and refusals of log entries: codes and data, never sentences."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One thing wrong (or worth a warning) at a field path such as ``attributes.corpo``."""
+
+    path: str
+    code: str
+    params: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"field": self.path, "code": self.code, **self.params}
+
+
+class InvalidInput(ValueError):
+    """Raised with every problem at once when a sheet, a log or settings cannot be used."""
+
+    def __init__(self, problems: list[Problem]):
+        super().__init__("; ".join(f"{p.path}: {p.code}" for p in problems))
+        self.problems = problems
+
+
+class RuleError(Exception):
+    """An entry that the state at its instant does not allow, e.g. ``not_enough_energy``."""
+
+    def __init__(self, code: str, **params: Any):
+        super().__init__(code, params)
+        self.code = code
+        self.params = params
+
+
+class Checker:
+    """Collect errors and warnings while reading plain data, naming each field's path."""
+
+    def __init__(self) -> None:
+        self.errors: list[Problem] = []
+        self.warnings: list[Problem] = []
+
+    def error(self, path: str, code: str, **params: Any) -> None:
+        self.errors.append(Problem(path, code, params))
+
+    def warn(self, path: str, code: str, **params: Any) -> None:
+        self.warnings.append(Problem(path, code, params))
+
+    def raise_if_errors(self) -> None:
+        if self.errors:
+            raise InvalidInput(self.errors)
+
+    # Readers: each returns the value, or None after recording why it is unusable.
+
+    def text(self, data: dict, key: str, path: str, *, required=True, max_len=120):
+        value = data.get(key)
+        if value is None or (isinstance(value, str) and not value.strip() and not required):
+            if required:
+                self.error(path, "required")
+            return None
+        if not isinstance(value, str):
+            self.error(path, "not_text")
+            return None
+        value = value.strip()
+        if required and not value:
+            self.error(path, "required")
+            return None
+        if len(value) > max_len:
+            self.error(path, "too_long", max=max_len, got=len(value))
+            return None
+        return value
+
+    def integer(
+        self,
+        data: dict,
+        key: str,
+        path: str,
+        *,
+        lo=None,
+        hi=None,
+        required=True,
+        default=None,
+        nullable=False,
+    ):
+        if key not in data or (data[key] is None and not nullable):
+            if required:
+                self.error(path, "required")
+            return default
+        value = data[key]
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.error(path, "not_int", got=_shown(value))
+            return None
+        if (lo is not None and value < lo) or (hi is not None and value > hi):
+            self.error(path, "out_of_range", min=lo, max=hi, got=value)
+            return None
+        return value
+
+    def number(
+        self,
+        data: dict,
+        key: str,
+        path: str,
+        *,
+        lo=None,
+        hi=None,
+        allowed=None,
+        required=True,
+        default=None,
+    ):
+        if key not in data or data[key] is None:
+            if required:
+                self.error(path, "required")
+            return default
+        value = data[key]
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            self.error(path, "not_number", got=_shown(value))
+            return None
+        if allowed is not None and value not in allowed:
+            self.error(path, "not_allowed", allowed=list(allowed), got=value)
+            return None
+        if (lo is not None and value < lo) or (hi is not None and value > hi):
+            self.error(path, "out_of_range", min=lo, max=hi, got=value)
+            return None
+        return value
+
+    def boolean(self, data: dict, key: str, path: str, *, default: bool):
+        value = data.get(key, default)
+        if value is None:
+            return default
+        if not isinstance(value, bool):
+            self.error(path, "not_bool", got=_shown(value))
+            return None
+        return value
+
+    def choice(self, data: dict, key: str, path: str, allowed, *, required=True, default=None):
+        value = data.get(key)
+        if value is None:
+            if required:
+                self.error(path, "required")
+            return default
+        if value not in allowed:
+            self.error(path, "not_allowed", allowed=list(allowed), got=_shown(value))
+            return None
+        return value
+
+    def mapping(self, data: dict, key: str, path: str, *, required=True):
+        value = data.get(key)
+        if value is None:
+            if required:
+                self.error(path, "required")
+            return None
+        if not isinstance(value, dict):
+            self.error(path, "not_object")
+            return None
+        return value
+
+    def listing(self, data: dict, key: str, path: str, *, required=False):
+        value = data.get(key)
+        if value is None:
+            if required:
+                self.error(path, "required")
+            return []
+        if not isinstance(value, list):
+            self.error(path, "not_list")
+            return []
+        return value
+
+    def unknown_keys(self, data: dict, known, prefix: str = "") -> None:
+        for key in data:
+            if key not in known:
+                self.warn(f"{prefix}{key}", "unknown_field")
+
+
+def _shown(value: Any) -> Any:
+    """Keep an offending value short enough to quote back in a message."""
+    text = value if isinstance(value, int | float | str) else type(value).__name__
+    if isinstance(text, str) and len(text) > 40:
+        return text[:37] + "..."
+    return text

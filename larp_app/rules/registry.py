@@ -1,0 +1,45 @@
+"""Rule systems the app knows: each a small entry of tables, sheet reader and wound model."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .problems import Checker
+from .tables import TableParser, TableSet
+
+if TYPE_CHECKING:
+    from .sheet import LarpSheet
+    from .state import State
+
+SheetReader = Callable[[Any, TableSet, Checker], "LarpSheet | None"]
+Handler = Callable[..., "State"]
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """What makes a rule system: its tables, how its sheets convert, how wounds work."""
+
+    key: str
+    language: str
+    tables: Mapping[str, TableParser]
+    read_sheet: SheetReader
+    tabletop_values: Callable[[Mapping[str, Any], TableSet], dict[str, Any]]
+    wound_handlers: Mapping[str, Handler]  # entry kind -> handler(state, entry, ctx)
+    wound: Callable[[State], str]
+
+
+def _known() -> dict[str, Ruleset]:
+    from . import ex_nihilo
+
+    return {r.key: r for r in (ex_nihilo.RULESET,)}
+
+
+def ruleset_keys() -> list[str]:
+    return sorted(_known())
+
+
+def get_ruleset(key: str) -> Ruleset:
+    """Return the ruleset named ``key``; KeyError when there is none."""
+    return _known()[key]

@@ -1,0 +1,72 @@
+"""Event settings: the turn length, optional rules and the event's own tables."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import timedelta
+from functools import cache
+from typing import Any
+
+from .problems import Checker
+from .registry import get_ruleset
+from .tables import TableSet, build_tables
+
+OPTIONAL_RULES = ("armour_breaks",)
+KNOWN_KEYS = ("ruleset", "turn_seconds", "optional_rules", "tables")
+
+
+@dataclass(frozen=True)
+class Settings:
+    ruleset: str
+    tables: TableSet
+    turn_seconds: float = 1
+    armour_breaks: bool = False  # a blow of at least twice the armour left destroys it
+
+    @property
+    def turn(self) -> timedelta:
+        return timedelta(seconds=self.turn_seconds)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "ruleset": self.ruleset,
+            "turn_seconds": self.turn_seconds,
+            "optional_rules": {"armour_breaks": self.armour_breaks},
+            "tables": dict(self.tables.sources),
+        }
+
+
+def read_settings(raw: Mapping[str, Any] | None, ruleset: str) -> Settings:
+    """Read an event's settings for ``ruleset``, or raise InvalidInput naming each bad field."""
+    raw = raw or {}
+    checker = Checker()
+    if not isinstance(raw, Mapping):
+        checker.error("settings", "not_object")
+        checker.raise_if_errors()
+    for key in raw:
+        if key not in KNOWN_KEYS:
+            checker.error(key, "unknown_field", allowed=list(KNOWN_KEYS))
+    if raw.get("ruleset") not in (None, ruleset):
+        checker.error("ruleset", "ruleset_mismatch", expected=ruleset, got=str(raw["ruleset"]))
+    turn_seconds = checker.number(
+        raw, "turn_seconds", "turn_seconds", lo=0.1, hi=60, required=False, default=1
+    )
+    rules = checker.mapping(raw, "optional_rules", "optional_rules", required=False) or {}
+    for key in rules:
+        if key not in OPTIONAL_RULES:
+            checker.error(f"optional_rules.{key}", "unknown_field", allowed=list(OPTIONAL_RULES))
+    armour_breaks = checker.boolean(
+        rules, "armour_breaks", "optional_rules.armour_breaks", default=False
+    )
+    overrides = checker.mapping(raw, "tables", "tables", required=False) or {}
+    tables = build_tables(ruleset, get_ruleset(ruleset).tables, overrides, checker)
+    checker.raise_if_errors()
+    return Settings(
+        ruleset=ruleset, tables=tables, turn_seconds=turn_seconds, armour_breaks=bool(armour_breaks)
+    )
+
+
+@cache
+def default_settings(ruleset: str) -> Settings:
+    """The settings of an event that changed nothing."""
+    return read_settings({}, ruleset)

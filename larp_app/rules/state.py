@@ -1,0 +1,89 @@
+"""A character's live state, and the snapshot answered for an instant."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from .sheet import LarpSheet
+from .timeutil import format_instant
+
+
+@dataclass(frozen=True, slots=True)
+class ActiveStatus:
+    key: str
+    since: datetime
+    until: datetime | None  # None: open until a referee ends it
+
+    def expired(self, t: datetime) -> bool:
+        """Tell whether the status is over at ``t``; an instant one shows at its own instant."""
+        if self.until is None:
+            return False
+        return t > self.until or (t == self.until and self.until > self.since)
+
+
+@dataclass(frozen=True, slots=True)
+class Conflict:
+    """A logged entry that the state at its instant did not allow: kept, skipped by the fold."""
+
+    id: str
+    code: str
+    params: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """Values that change: the fold makes a new State for every change, never edits one."""
+
+    hp: int
+    ap: int
+    energy: int
+    armour_destroyed: bool = False
+    energy_since: datetime | None = None  # start of the current energy-recovery progress
+    death_at: datetime | None = None  # while dying
+    died_at: datetime | None = None
+    statuses: tuple[ActiveStatus, ...] = ()
+
+    @classmethod
+    def at_check_in(cls, sheet: LarpSheet) -> State:
+        """Everything full."""
+        return cls(hp=sheet.hp_max, ap=sheet.ap_max, energy=sheet.energy_max)
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The state at one instant, with the sheet's maxima, the wound level and the conflicts."""
+
+    at: datetime
+    sheet: LarpSheet
+    state: State
+    wound: str
+    next_energy_at: datetime | None
+    conflicts: tuple[Conflict, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        s, sheet = self.state, self.sheet
+        return {
+            "at": format_instant(self.at),
+            "hp": s.hp,
+            "hp_max": sheet.hp_max,
+            "ap": s.ap,
+            "ap_max": sheet.ap_max,
+            "armour_destroyed": s.armour_destroyed,
+            "energy": s.energy,
+            "energy_max": sheet.energy_max,
+            "next_energy_at": format_instant(self.next_energy_at),
+            "wound": self.wound,
+            "death_at": format_instant(s.death_at),
+            "died_at": format_instant(s.died_at),
+            "statuses": [
+                {
+                    "key": st.key,
+                    "since": format_instant(st.since),
+                    "until": format_instant(st.until),
+                }
+                for st in s.statuses
+            ],
+            "conflicts": [{"id": c.id, "code": c.code} for c in self.conflicts],
+        }

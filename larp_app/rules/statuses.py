@@ -1,0 +1,43 @@
+"""The status (condition) catalogue that referees apply with timers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .problems import Checker
+
+
+@dataclass(frozen=True, slots=True)
+class StatusDef:
+    """One catalogue status: its key, default duration in turns (None: open) and texts."""
+
+    key: str
+    turns: int | None
+    ends_on_hit: bool = False
+    texts: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+
+def parse_status_catalogue(raw: Any, checker: Checker, path: str) -> dict[str, StatusDef]:
+    """Read ``{"statuses": [{key, turns, ends_on_hit, name, description, ...}]}``."""
+    items = raw.get("statuses") if isinstance(raw, dict) else None
+    if not isinstance(items, list):
+        checker.error(f"{path}.statuses", "not_list")
+        return {}
+    catalogue: dict[str, StatusDef] = {}
+    for i, item in enumerate(items):
+        where = f"{path}.statuses[{i}]"
+        if not isinstance(item, dict):
+            checker.error(where, "not_object")
+            continue
+        key = checker.text(item, "key", f"{where}.key", max_len=40)
+        turns = checker.integer(item, "turns", f"{where}.turns", lo=0, nullable=True)
+        ends_on_hit = checker.boolean(item, "ends_on_hit", f"{where}.ends_on_hit", default=False)
+        if key is None:
+            continue
+        if key in catalogue:
+            checker.error(f"{where}.key", "duplicate", got=key)
+            continue
+        texts = {k: v for k, v in item.items() if k in ("name", "description", "ends_also")}
+        catalogue[key] = StatusDef(key, turns, bool(ends_on_hit), texts)
+    return catalogue
