@@ -51,15 +51,9 @@ def _print(data: Any) -> None:
     click.echo(json.dumps(data, ensure_ascii=False, indent=2))
 
 
-def _is_larp_sheet(raw: Any) -> bool:
-    return isinstance(raw, dict) and "hp_max" in raw
-
-
 def _read_sheet(raw: Any, settings: rules.Settings | None = None) -> rules.LarpSheet:
-    """A tabletop sheet is converted; an exported larp sheet (it has hp_max) is taken as is."""
+    """Convert a tabletop sheet, or exit 2 listing every problem."""
     try:
-        if _is_larp_sheet(raw):
-            return rules.LarpSheet.from_dict(raw)
         return rules.convert_sheet(raw, settings)
     except rules.InvalidInput as exc:
         _fail(exc.problems)

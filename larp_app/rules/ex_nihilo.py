@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from .problems import Checker, RuleError
@@ -59,6 +58,7 @@ def parse_attribute_table(raw: Any, checker: Checker, path: str) -> tuple[dict, 
         checker.error(f"{path}.rows", "not_list")
         return ()
     parsed = []
+    errors_before = len(checker.errors)
     for i, row in enumerate(rows):
         where = f"{path}.rows[{i}]"
         if not isinstance(row, dict):
@@ -87,15 +87,14 @@ def parse_attribute_table(raw: Any, checker: Checker, path: str) -> tuple[dict, 
         if lo is not None and hi is not None and lo > hi:
             checker.error(f"{where}.max", "out_of_range", min=lo, max=ATTRIBUTE_RANGE[1], got=hi)
         parsed.append({"min": lo, "max": hi, **values})
+    every_value = list(range(ATTRIBUTE_RANGE[0], ATTRIBUTE_RANGE[1] + 1))
     covered = [
         v
         for r in parsed
         if r["min"] is not None and r["max"] is not None
         for v in range(r["min"], r["max"] + 1)
     ]
-    if sorted(covered) != list(range(ATTRIBUTE_RANGE[0], ATTRIBUTE_RANGE[1] + 1)) and not (
-        checker.errors
-    ):
+    if len(checker.errors) == errors_before and sorted(covered) != every_value:
         checker.error(
             f"{path}.rows", "must_cover_once", min=ATTRIBUTE_RANGE[0], max=ATTRIBUTE_RANGE[1]
         )
@@ -372,21 +371,21 @@ def hit(state: State, entry: Hit, ctx: Context) -> State:
             else:
                 hp, death_at = -1, entry.at + DYING_TURNS * ctx.settings.turn
     statuses = tuple(s for s in state.statuses if not ctx.catalogue[s.key].ends_on_hit)
-    return replace(
-        state, hp=hp, ap=ap, armour_destroyed=destroyed, death_at=death_at, statuses=statuses
+    return state.evolve(
+        hp=hp, ap=ap, armour_destroyed=destroyed, death_at=death_at, statuses=statuses
     )
 
 
 def heal(state: State, entry: Heal, ctx: Context) -> State:
     """Heal counting from −1 when dying; reaching 0 or more ends the countdown."""
     hp = min(ctx.sheet.hp_max, max(state.hp, -1) + entry.amount)
-    return replace(state, hp=hp, death_at=None if hp >= 0 else state.death_at)
+    return state.evolve(hp=hp, death_at=None if hp >= 0 else state.death_at)
 
 
 def coup_de_grace(state: State, entry: CoupDeGrace, ctx: Context) -> State:
     if state.hp >= 0:
         raise RuleError("not_dying")
-    return replace(state, died_at=entry.at, death_at=None)
+    return state.dead_at(entry.at)
 
 
 def wound(state: State) -> str:

@@ -7,7 +7,7 @@ recovery and status expiry are worked out from timestamps whenever a state is as
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from operator import attrgetter
 
@@ -102,39 +102,26 @@ def state_at(
     for entry in ordered:
         if entry.id in undone:
             continue
-        if isinstance(entry, Undo):
+        if entry.kind == "undo":
             if entry.id in refused_undos:
                 error = refused_undos[entry.id]
                 conflicts.append(Conflict(entry.id, error.code, error.params))
             continue
         state = advance(state, entry.at, ctx)
         try:
-            state = apply(state, entry, ctx, handlers)
+            if state.died_at is not None and entry.kind not in ALLOWED_WHEN_DEAD:
+                raise RuleError("dead")
+            state = handlers[entry.kind](state, entry, ctx)
         except RuleError as error:
             conflicts.append(Conflict(entry.id, error.code, error.params))
     state = advance(state, at, ctx)
-    next_energy_at = (
-        state.energy_since + ctx.recovery
-        if state.energy_since is not None and ctx.recovery and state.died_at is None
-        else None
-    )
     return Snapshot(
         at=at,
         sheet=sheet,
         state=state,
         wound=ctx.ruleset.wound(state),
-        next_energy_at=next_energy_at,
         conflicts=tuple(conflicts),
     )
-
-
-def apply(
-    state: State, entry: Entry, ctx: Context, handlers: Mapping[str, Callable[..., State]]
-) -> State:
-    """Apply one entry at its instant, or raise RuleError saying why it is not allowed."""
-    if state.died_at is not None and entry.kind not in ALLOWED_WHEN_DEAD:
-        raise RuleError("dead")
-    return handlers[entry.kind](state, entry, ctx)
 
 
 def advance(state: State, t: datetime, ctx: Context) -> State:
@@ -144,21 +131,19 @@ def advance(state: State, t: datetime, ctx: Context) -> State:
     dies = state.death_at is not None and state.death_at <= t
     until = state.death_at if dies else t
     changes: dict = {}
-    if state.energy_since is not None:
-        gained = (until - state.energy_since) // ctx.recovery
-        if gained > 0:
-            energy = min(ctx.sheet.energy_max, state.energy + gained)
-            changes["energy"] = energy
-            changes["energy_since"] = (
-                None
-                if energy >= ctx.sheet.energy_max
-                else state.energy_since + gained * ctx.recovery
-            )
-    if state.statuses and any(s.expired(until) for s in state.statuses):
-        changes["statuses"] = tuple(s for s in state.statuses if not s.expired(until))
-    if dies:
-        changes.update(died_at=state.death_at, death_at=None)
-    return replace(state, **changes) if changes else state
+    next_at = state.next_energy_at
+    if next_at is not None and next_at <= until:
+        gained = 1 + (until - next_at) // ctx.recovery
+        energy = min(ctx.sheet.energy_max, state.energy + gained)
+        full = energy >= ctx.sheet.energy_max
+        changes["energy"] = energy
+        changes["next_energy_at"] = None if full else next_at + gained * ctx.recovery
+    if state.statuses:
+        active = tuple(s for s in state.statuses if not s.expired(until))
+        if len(active) != len(state.statuses):
+            changes["statuses"] = active
+    state = state.evolve(**changes) if changes else state
+    return state.dead_at(until) if dies else state
 
 
 # Handlers common to every rule system; wounds (hit, heal, coup de grâce) are the ruleset's.
@@ -170,28 +155,28 @@ def _spend_energy(state: State, entry: SpendEnergy, ctx: Context) -> State:
     if state.energy < entry.amount:
         raise RuleError("not_enough_energy", needs=entry.amount, has=state.energy)
     energy = state.energy - entry.amount
-    since = state.energy_since
-    if since is None and ctx.recovery and energy < ctx.sheet.energy_max:
-        since = entry.at  # the timer starts when energy first drops below the maximum
-    return replace(state, energy=energy, energy_since=since)
+    next_at = state.next_energy_at
+    if next_at is None and ctx.recovery and energy < ctx.sheet.energy_max:
+        next_at = entry.at + ctx.recovery  # the timer starts when energy first drops
+    return state.evolve(energy=energy, next_energy_at=next_at)
 
 
 def _restore_energy(state: State, entry: RestoreEnergy, ctx: Context) -> State:
     if ctx.sheet.energy_max == 0:
         raise RuleError("no_energy")
     energy = min(ctx.sheet.energy_max, state.energy + entry.amount)
-    since = None if energy >= ctx.sheet.energy_max else state.energy_since
-    return replace(state, energy=energy, energy_since=since)
+    next_at = None if energy >= ctx.sheet.energy_max else state.next_energy_at
+    return state.evolve(energy=energy, next_energy_at=next_at)
 
 
 def _repair(state: State, entry: Repair, ctx: Context) -> State:
     if ctx.sheet.ap_max == 0:
         raise RuleError("no_armour")
     if entry.full:
-        return replace(state, ap=ctx.sheet.ap_max, armour_destroyed=False)
+        return state.evolve(ap=ctx.sheet.ap_max, armour_destroyed=False)
     if state.armour_destroyed:
         raise RuleError("armour_destroyed")
-    return replace(state, ap=min(ctx.sheet.ap_max, state.ap + entry.amount))
+    return state.evolve(ap=min(ctx.sheet.ap_max, state.ap + entry.amount))
 
 
 def _status_on(state: State, entry: StatusOn, ctx: Context) -> State:
@@ -205,17 +190,17 @@ def _status_on(state: State, entry: StatusOn, ctx: Context) -> State:
     else:
         until = None
     others = tuple(s for s in state.statuses if s.key != entry.key)  # re-applying replaces
-    return replace(state, statuses=(*others, ActiveStatus(entry.key, entry.at, until)))
+    return state.evolve(statuses=(*others, ActiveStatus(entry.key, entry.at, until)))
 
 
 def _status_off(state: State, entry: StatusOff, ctx: Context) -> State:
     if not any(s.key == entry.key for s in state.statuses):
         raise RuleError("status_not_active", key=entry.key)
-    return replace(state, statuses=tuple(s for s in state.statuses if s.key != entry.key))
+    return state.evolve(statuses=tuple(s for s in state.statuses if s.key != entry.key))
 
 
 def _kill(state: State, entry: Kill, ctx: Context) -> State:
-    return replace(state, died_at=entry.at, death_at=None)
+    return state.dead_at(entry.at)
 
 
 def _revive(state: State, entry: Revive, ctx: Context) -> State:
@@ -223,13 +208,12 @@ def _revive(state: State, entry: Revive, ctx: Context) -> State:
         raise RuleError("not_dead")
     hp = ctx.sheet.hp_max if entry.hp is None else min(ctx.sheet.hp_max, entry.hp)
     below = ctx.recovery is not None and state.energy < ctx.sheet.energy_max
-    return replace(
-        state,
+    return state.evolve(
         hp=hp,
         died_at=None,
         death_at=None,
         statuses=(),
-        energy_since=entry.at if below else None,
+        next_energy_at=entry.at + ctx.recovery if below else None,
     )
 
 

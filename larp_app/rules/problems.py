@@ -170,9 +170,10 @@ class Checker:
         return value
 
     def unknown_keys(self, data: dict, known, prefix: str = "") -> None:
+        """Warn of fields nobody reads, so a misspelt one is noticed but does no harm."""
         for key in data:
             if key not in known:
-                self.warn(f"{prefix}{key}", "unknown_field")
+                self.warn(f"{prefix}{key}", "ignored_field")
 
 
 def _shown(value: Any) -> Any:

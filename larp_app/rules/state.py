@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import datetime
 from typing import Any
 
@@ -40,7 +40,7 @@ class State:
     ap: int
     energy: int
     armour_destroyed: bool = False
-    energy_since: datetime | None = None  # start of the current energy-recovery progress
+    next_energy_at: datetime | None = None  # while energy recovers
     death_at: datetime | None = None  # while dying
     died_at: datetime | None = None
     statuses: tuple[ActiveStatus, ...] = ()
@@ -49,6 +49,21 @@ class State:
     def at_check_in(cls, sheet: LarpSheet) -> State:
         """Everything full."""
         return cls(hp=sheet.hp_max, ap=sheet.ap_max, energy=sheet.energy_max)
+
+    def dead_at(self, at: datetime) -> State:
+        """Dead from ``at``: no countdown, no recovery; values and statuses freeze."""
+        return self.evolve(died_at=at, death_at=None, next_energy_at=None)
+
+    def evolve(self, **changes) -> State:
+        """Return a copy with ``changes``: dataclasses.replace at under half its cost."""
+        new = object.__new__(State)
+        for name in _STATE_FIELDS:
+            _set(new, name, changes[name] if name in changes else getattr(self, name))
+        return new
+
+
+_STATE_FIELDS = tuple(f.name for f in fields(State))
+_set = object.__setattr__  # the way a frozen dataclass's own __init__ sets its fields
 
 
 @dataclass(frozen=True)
@@ -59,7 +74,6 @@ class Snapshot:
     sheet: LarpSheet
     state: State
     wound: str
-    next_energy_at: datetime | None
     conflicts: tuple[Conflict, ...]
 
     def to_dict(self) -> dict[str, Any]:
@@ -73,7 +87,7 @@ class Snapshot:
             "armour_destroyed": s.armour_destroyed,
             "energy": s.energy,
             "energy_max": sheet.energy_max,
-            "next_energy_at": format_instant(self.next_energy_at),
+            "next_energy_at": format_instant(s.next_energy_at),
             "wound": self.wound,
             "death_at": format_instant(s.death_at),
             "died_at": format_instant(s.died_at),
