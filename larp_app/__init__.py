@@ -8,6 +8,8 @@ from typing import Any
 
 from flask import Flask
 
+MIGRATIONS = str(Path(__file__).resolve().parent / "migrations")
+
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app: defaults, then instance/config.py, then LARP_* variables, then tests."""
@@ -24,9 +26,25 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.config.from_prefixed_env("LARP")
     if test_config:
         app.config.from_mapping(test_config)
+    app.config["SQLALCHEMY_DATABASE_URI"] = database_uri(
+        app.config.get("SQLALCHEMY_DATABASE_URI"), Path(app.instance_path)
+    )
 
-    from . import cli, web
+    from . import cli, models, web  # noqa: F401  (models: tables known to migrations)
+    from .extensions import db, migrate
 
+    db.init_app(app)
+    migrate.init_app(app, db, directory=MIGRATIONS)
     cli.register(app)
     web.register(app)
     return app
+
+
+def database_uri(configured: str | None, instance: Path) -> str:
+    """SQLite in instance/ unless configured; a postgres:// URL is read with psycopg 3."""
+    if not configured:
+        return f"sqlite:///{instance / 'larp.sqlite3'}"
+    for prefix in ("postgres://", "postgresql://"):
+        if configured.startswith(prefix):
+            return "postgresql+psycopg://" + configured.removeprefix(prefix)
+    return configured

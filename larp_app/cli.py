@@ -12,15 +12,22 @@ from flask import Flask
 from flask.cli import AppGroup
 
 from . import rules
+from .extensions import db
 from .messages import problem_message, refusal_message
+from .models import Event
+from .services.characters import import_sheets
+from .services.events import create_event
+from .services.users import ROLES, create_user
 
-sheets_cli = AppGroup("sheets", help="Check and convert character sheets.")
+sheets_cli = AppGroup("sheets", help="Check, convert and import character sheets.")
 log_cli = AppGroup("log", help="Work with exported referee logs.")
+event_cli = AppGroup("event", help="Create events.")
+users_cli = AppGroup("users", help="Create organiser and referee accounts.")
 
 
 def register(app: Flask) -> None:
-    app.cli.add_command(sheets_cli)
-    app.cli.add_command(log_cli)
+    for group in (sheets_cli, log_cli, event_cli, users_cli):
+        app.cli.add_command(group)
 
 
 def _fail(problems: list[rules.Problem], prefix: str = "") -> None:
@@ -110,3 +117,58 @@ def replay_command(sheet_file: str, log_file: str, at_text: str, settings_file: 
             f"conflict {conflict.id}: {refusal_message(conflict.code, conflict.params)}", err=True
         )
     _print(snapshot.to_dict())
+
+
+@sheets_cli.command("import")
+@click.argument("event_id", metavar="EVENT", type=int)
+@click.argument("sheets_file", metavar="FILE.json", type=click.Path(dir_okay=False))
+def import_command(event_id: int, sheets_file: str) -> None:
+    """Import a JSON list of tabletop sheets into EVENT: all of them, or none."""
+    event = db.session.get(Event, event_id)
+    if event is None:
+        _fail([rules.Problem("EVENT", "not_found", {"got": event_id})])
+    try:
+        characters = import_sheets(event, _load_json(sheets_file, "sheets"))
+    except rules.InvalidInput as exc:
+        db.session.rollback()
+        _fail(exc.problems, "sheets")
+    db.session.commit()
+    click.echo(f"imported {len(characters)} characters into event {event.id}")
+
+
+@event_cli.command("create")
+@click.argument("name")
+@click.option("--ruleset", default="ex-nihilo", show_default=True)
+@click.option(
+    "--settings",
+    "settings_file",
+    metavar="SETTINGS.json",
+    type=click.Path(dir_okay=False),
+    help="Event settings (turn length, rules, tables).",
+)
+def event_create_command(name: str, ruleset: str, settings_file: str | None) -> None:
+    """Create an event and print its id."""
+    settings = _load_json(settings_file, "settings") if settings_file else None
+    try:
+        event = create_event(name, ruleset, settings)
+    except rules.InvalidInput as exc:
+        _fail(exc.problems)
+    db.session.commit()
+    click.echo(f"event {event.id}: {event.name} ({event.ruleset})")
+
+
+@users_cli.command("create")
+@click.argument("username")
+@click.option("--role", type=click.Choice(ROLES), required=True)
+@click.option("--password", help="Generated and printed when not given.")
+def users_create_command(username: str, role: str, password: str | None) -> None:
+    """Create an account; print its password when generated, and its API token."""
+    try:
+        user, password_used, token = create_user(username, role, password)
+    except rules.InvalidInput as exc:
+        _fail(exc.problems)
+    db.session.commit()
+    click.echo(f"created {user.role} {user.username}")
+    if password is None:
+        click.echo(f"password: {password_used}")
+    click.echo(f"token: {token}")

@@ -2,8 +2,8 @@
 
 from .conversion import check_sheet, convert_sheet, sheet_ruleset, tabletop_values
 from .entries import Entry, entry_to_dict, read_entry, read_log
-from .fold import order_log, state_at
-from .problems import InvalidInput, Problem, RuleError
+from .fold import order_log, resolve_undos, state_at
+from .problems import Checker, InvalidInput, Problem, RuleError
 from .registry import get_ruleset, ruleset_keys
 from .settings import Settings, default_settings, read_settings
 from .sheet import LarpSheet
@@ -11,6 +11,7 @@ from .state import Snapshot
 from .timeutil import format_instant, parse_instant
 
 __all__ = [
+    "Checker",
     "Entry",
     "InvalidInput",
     "LarpSheet",
@@ -29,6 +30,7 @@ __all__ = [
     "read_entry",
     "read_log",
     "read_settings",
+    "resolve_undos",
     "ruleset_keys",
     "sheet_ruleset",
     "state_at",

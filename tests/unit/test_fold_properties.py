@@ -164,10 +164,16 @@ MIX = (
 )
 
 
+# Seconds after the start of play; whole minutes make entries at the same instant common.
+seconds = st.one_of(
+    st.integers(0, PLAY_SECONDS), st.integers(0, PLAY_SECONDS // 60).map(lambda m: m * 60)
+)
+
+
 def specs(kinds=MIX):
     """One entry to be: (kind, fields, seconds after the start of play)."""
     return st.sampled_from(kinds).flatmap(
-        lambda kind: st.tuples(st.just(kind), FIELDS[kind], st.integers(0, PLAY_SECONDS))
+        lambda kind: st.tuples(st.just(kind), FIELDS[kind], seconds)
     )
 
 

@@ -1,0 +1,7 @@
+"""The one place the app reads the wall clock."""
+
+from datetime import UTC, datetime
+
+
+def now_utc() -> datetime:
+    return datetime.now(UTC)

@@ -1,0 +1,203 @@
+"""JSON API under /api/v1: bearer tokens, errors as {"error", "message", "fields"}."""
+
+from __future__ import annotations
+
+from functools import wraps
+
+from flask import Blueprint, g, jsonify, request
+from werkzeug.exceptions import HTTPException
+
+from .. import rules
+from ..extensions import db
+from ..messages import problem_message, refusal_message
+from ..models import Character, Event
+from ..services.characters import check_sheets, import_sheets
+from ..services.clock import now_utc
+from ..services.entries import log_of, record_entry, state_of
+from ..services.events import create_event
+from ..services.users import user_for_token
+from .openapi import OPENAPI
+
+bp = Blueprint("api", __name__, url_prefix="/api/v1")
+
+
+def error(status: int, code: str, message: str, fields: dict | None = None):
+    return jsonify({"error": code, "message": message, "fields": fields or {}}), status
+
+
+@bp.errorhandler(rules.InvalidInput)
+def _invalid(exc: rules.InvalidInput):
+    fields = {p.path: problem_message(p).split(": ", 1)[1] for p in exc.problems}
+    return error(422, "invalid", "; ".join(problem_message(p) for p in exc.problems), fields)
+
+
+@bp.errorhandler(rules.RuleError)
+def _refused(exc: rules.RuleError):
+    return error(409, exc.code, refusal_message(exc.code, exc.params), exc.params)
+
+
+@bp.errorhandler(HTTPException)
+def _http(exc: HTTPException):
+    return error(
+        exc.code or 500, (exc.name or "error").lower().replace(" ", "_"), exc.description or ""
+    )
+
+
+def requires(*roles: str):
+    """Refuse a request without a valid bearer token of one of ``roles``."""
+
+    def decorate(view):
+        @wraps(view)
+        def wrapped(*args, **kwargs):
+            header = request.headers.get("Authorization", "")
+            user = user_for_token(header[7:]) if header.startswith("Bearer ") else None
+            if user is None:
+                return error(401, "unauthorized", "a valid bearer token is required")
+            if user.role not in roles:
+                return error(403, "forbidden", f"only {' or '.join(roles)} may do this")
+            g.user = user
+            return view(*args, **kwargs)
+
+        return wrapped
+
+    return decorate
+
+
+def _json_body():
+    data = request.get_json(silent=True)
+    if data is None:
+        raise rules.InvalidInput([rules.Problem("body", "not_json", {"detail": "expected JSON"})])
+    return data
+
+
+def _character(character_id: int) -> Character:
+    return db.get_or_404(Character, character_id)
+
+
+def _at_param():
+    text = request.args.get("at")
+    if text is None:
+        return now_utc()
+    try:
+        return rules.parse_instant(text)
+    except ValueError:
+        raise rules.InvalidInput([rules.Problem("at", "not_instant", {"got": text[:40]})]) from None
+
+
+def _character_json(character: Character, warnings: bool = False) -> dict:
+    data = {"id": character.id, "event_id": character.event_id, "larp_sheet": character.larp}
+    if warnings:
+        data["warnings"] = character.larp.get("warnings", [])
+    return data
+
+
+@bp.get("/openapi.json")
+def openapi():
+    return jsonify(OPENAPI)
+
+
+@bp.post("/events")
+@requires("organiser")
+def post_event():
+    body = _json_body()
+    if not isinstance(body, dict):
+        raise rules.InvalidInput([rules.Problem("body", "not_object")])
+    event = create_event(body.get("name"), body.get("ruleset"), body.get("settings"))
+    db.session.commit()
+    return jsonify({"id": event.id, "name": event.name, "ruleset": event.ruleset}), 201
+
+
+@bp.post("/events/<int:event_id>/characters")
+@requires("organiser")
+def post_characters(event_id: int):
+    event = db.get_or_404(Event, event_id)
+    body = _json_body()
+    characters = import_sheets(event, body if isinstance(body, list) else [body])
+    db.session.commit()
+    return jsonify({"characters": [_character_json(c, warnings=True) for c in characters]}), 201
+
+
+@bp.post("/events/<int:event_id>/characters/check")
+@requires("organiser")
+def check_characters(event_id: int):
+    """Preview an import: every error and warning per row, nothing saved."""
+    event = db.get_or_404(Event, event_id)
+    body = _json_body()
+    _, errors, warnings = check_sheets(event, body if isinstance(body, list) else [body])
+    return jsonify(
+        {
+            "errors": [p.to_dict() | {"message": problem_message(p)} for p in errors],
+            "warnings": [p.to_dict() | {"message": problem_message(p)} for p in warnings],
+        }
+    )
+
+
+@bp.get("/events/<int:event_id>/roster")
+@requires("organiser", "referee")
+def roster(event_id: int):
+    event = db.get_or_404(Event, event_id)
+    at = _at_param()
+    return jsonify(
+        {
+            "event": {"id": event.id, "name": event.name, "ruleset": event.ruleset},
+            "at": rules.format_instant(at),
+            "characters": [
+                {
+                    "id": c.id,
+                    "character": c.name,
+                    "player": c.player,
+                    "faction": c.faction,
+                    "state": state_of(c, at).to_dict(),
+                }
+                for c in event.characters
+            ],
+        }
+    )
+
+
+@bp.get("/characters/<int:character_id>")
+@requires("organiser", "referee")
+def get_character(character_id: int):
+    character = _character(character_id)
+    return jsonify({**_character_json(character, warnings=True), "tabletop": character.tabletop})
+
+
+@bp.get("/characters/<int:character_id>/state")
+@requires("organiser", "referee")
+def get_state(character_id: int):
+    return jsonify(state_of(_character(character_id), _at_param()).to_dict())
+
+
+@bp.get("/characters/<int:character_id>/entries")
+@requires("organiser", "referee")
+def get_entries(character_id: int):
+    character = _character(character_id)
+    entries = log_of(character)
+    snapshot = state_of(character, max([now_utc(), *(e.at for e in entries)]))
+    conflicts = {c.id: c for c in snapshot.conflicts}
+    undone, _ = rules.resolve_undos(rules.order_log(entries))
+    return jsonify(
+        {
+            "entries": [
+                {
+                    **rules.entry_to_dict(e),
+                    "undone": e.id in undone,
+                    "conflict": conflicts[e.id].code if e.id in conflicts else None,
+                }
+                for e in rules.order_log(entries)
+            ]
+        }
+    )
+
+
+@bp.post("/characters/<int:character_id>/entries")
+@requires("organiser", "referee")
+def post_entry(character_id: int):
+    character = _character(character_id)
+    body = _json_body()
+    if isinstance(body, dict) and body.get("kind") == "revive" and g.user.role != "organiser":
+        return error(403, "forbidden", "only organisers may revive")
+    recorded = record_entry(character, body, g.user)
+    db.session.commit()
+    answer = {"entry": recorded.row.fields, "state": recorded.snapshot.to_dict()}
+    return jsonify(answer), 201 if recorded.created else 200

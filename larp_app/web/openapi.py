@@ -1,0 +1,190 @@
+"""The OpenAPI 3 description of /api/v1, served at /api/v1/openapi.json."""
+
+_ERROR = {"$ref": "#/components/schemas/Error"}
+_ID = {"name": "id", "in": "path", "required": True, "schema": {"type": "integer"}}
+_AT = {
+    "name": "at",
+    "in": "query",
+    "required": False,
+    "schema": {"type": "string", "format": "date-time"},
+    "description": "The instant asked for (default: now).",
+}
+
+
+def _errors(*codes: int) -> dict:
+    names = {
+        401: "No or bad bearer token",
+        403: "Role not allowed",
+        404: "Not found",
+        409: "Refused by the rules (the code says why)",
+        422: "Malformed input",
+    }
+    return {
+        str(c): {"description": names[c], "content": {"application/json": {"schema": _ERROR}}}
+        for c in codes
+    }
+
+
+def _json(schema: dict, description: str = "OK") -> dict:
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+_OBJECT = {"type": "object"}
+
+OPENAPI = {
+    "openapi": "3.0.3",
+    "info": {"title": "larp_app API", "version": "1"},
+    "servers": [{"url": "/api/v1"}],
+    "components": {
+        "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
+        "schemas": {
+            "Error": {
+                "type": "object",
+                "required": ["error", "message", "fields"],
+                "properties": {
+                    "error": {"type": "string"},
+                    "message": {"type": "string"},
+                    "fields": {"type": "object"},
+                },
+            },
+            "State": {
+                "type": "object",
+                "properties": {
+                    "hp": {"type": "integer"},
+                    "hp_max": {"type": "integer"},
+                    "ap": {"type": "integer"},
+                    "ap_max": {"type": "integer"},
+                    "armour_destroyed": {"type": "boolean"},
+                    "energy": {"type": "integer"},
+                    "energy_max": {"type": "integer"},
+                    "next_energy_at": {"type": "string", "format": "date-time", "nullable": True},
+                    "wound": {"type": "string", "enum": ["ok", "grievous", "dying", "dead"]},
+                    "death_at": {"type": "string", "format": "date-time", "nullable": True},
+                    "died_at": {"type": "string", "format": "date-time", "nullable": True},
+                    "statuses": {"type": "array", "items": _OBJECT},
+                    "conflicts": {"type": "array", "items": _OBJECT},
+                },
+            },
+            "Entry": {
+                "type": "object",
+                "required": ["id", "kind", "at"],
+                "properties": {
+                    "id": {"type": "string", "format": "uuid"},
+                    "kind": {
+                        "type": "string",
+                        "enum": [
+                            "hit",
+                            "coup_de_grace",
+                            "heal",
+                            "repair",
+                            "spend_energy",
+                            "restore_energy",
+                            "status_on",
+                            "status_off",
+                            "kill",
+                            "revive",
+                            "note",
+                            "undo",
+                        ],
+                    },
+                    "at": {"type": "string", "format": "date-time"},
+                    "sent_at": {
+                        "type": "string",
+                        "format": "date-time",
+                        "description": "The phone's clock when it sent the entry.",
+                    },
+                },
+            },
+        },
+    },
+    "security": [{"bearer": []}],
+    "paths": {
+        "/events": {
+            "post": {
+                "summary": "Create an event (organisers)",
+                "requestBody": {
+                    "content": {
+                        "application/json": {
+                            "schema": {
+                                "type": "object",
+                                "required": ["name", "ruleset"],
+                                "properties": {
+                                    "name": {"type": "string"},
+                                    "ruleset": {"type": "string"},
+                                    "settings": _OBJECT,
+                                },
+                            }
+                        }
+                    }
+                },
+                "responses": {"201": _json(_OBJECT, "Created"), **_errors(401, 403, 422)},
+            }
+        },
+        "/events/{id}/characters": {
+            "post": {
+                "summary": "Import one tabletop sheet or a list, all or nothing (organisers)",
+                "parameters": [_ID],
+                "requestBody": {
+                    "content": {
+                        "application/json": {
+                            "schema": {"oneOf": [_OBJECT, {"type": "array", "items": _OBJECT}]}
+                        }
+                    }
+                },
+                "responses": {"201": _json(_OBJECT, "Created"), **_errors(401, 403, 404, 422)},
+            }
+        },
+        "/events/{id}/characters/check": {
+            "post": {
+                "summary": "Preview an import: errors and warnings per row, nothing saved",
+                "parameters": [_ID],
+                "responses": {"200": _json(_OBJECT), **_errors(401, 403, 404, 422)},
+            }
+        },
+        "/events/{id}/roster": {
+            "get": {
+                "summary": "Every character of the event with its state",
+                "parameters": [_ID, _AT],
+                "responses": {"200": _json(_OBJECT), **_errors(401, 404, 422)},
+            }
+        },
+        "/characters/{id}": {
+            "get": {
+                "summary": "Tabletop sheet, larp sheet and warnings",
+                "parameters": [_ID],
+                "responses": {"200": _json(_OBJECT), **_errors(401, 404)},
+            }
+        },
+        "/characters/{id}/state": {
+            "get": {
+                "summary": "The state at an instant",
+                "parameters": [_ID, _AT],
+                "responses": {
+                    "200": _json({"$ref": "#/components/schemas/State"}),
+                    **_errors(401, 404, 422),
+                },
+            }
+        },
+        "/characters/{id}/entries": {
+            "get": {
+                "summary": "The log, with conflicts and undone entries marked",
+                "parameters": [_ID],
+                "responses": {"200": _json(_OBJECT), **_errors(401, 404)},
+            },
+            "post": {
+                "summary": "Log an entry; the same id again answers the first time's",
+                "parameters": [_ID],
+                "requestBody": {
+                    "content": {
+                        "application/json": {"schema": {"$ref": "#/components/schemas/Entry"}}
+                    }
+                },
+                "responses": {
+                    "201": _json(_OBJECT, "Stored"),
+                    "200": _json(_OBJECT, "Already stored"),
+                    **_errors(401, 403, 404, 409, 422),
+                },
+            },
+        },
+    },
+}
