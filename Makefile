@@ -3,10 +3,12 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-HOST ?= 127.0.0.1
+FLASK := $(BIN)/flask --app larp_app
+HOST ?= 0.0.0.0
 PORT ?= 5000
+WORKERS ?= $(shell echo $$(( 2 * $$(nproc 2>/dev/null || echo 2) )))
 
-.PHONY: install run test lint bench clean
+.PHONY: install translations run test lint bench clean
 
 install: $(STAMP)
 
@@ -16,14 +18,21 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-run: install
-	$(BIN)/flask --app larp_app run --host $(HOST) --port $(PORT)
+translations: install
+	$(BIN)/pybabel compile --use-fuzzy -d larp_app/translations
+
+# Migrate, load the demo once, then serve to phones on the LAN with gunicorn's sync workers.
+run: install translations
+	$(FLASK) db upgrade
+	$(FLASK) demo
+	@echo "Open http://$$(hostname -I 2>/dev/null | cut -d' ' -f1 | grep . || echo 127.0.0.1):$(PORT)/ on a phone on this network."
+	$(BIN)/gunicorn --workers $(WORKERS) --worker-class sync --bind $(HOST):$(PORT) 'larp_app:create_app()'
 
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-test: install lint
+test: install translations lint
 	$(BIN)/pytest
 
 bench: install

@@ -9,6 +9,7 @@ from typing import Any
 from flask import Flask
 
 MIGRATIONS = str(Path(__file__).resolve().parent / "migrations")
+TRANSLATIONS = str(Path(__file__).resolve().parent / "translations")
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
@@ -31,10 +32,13 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     )
 
     from . import cli, models, web  # noqa: F401  (models: tables known to migrations)
-    from .extensions import db, migrate
+    from .extensions import babel, csrf, db, migrate
+    from .web.i18n import select_locale
 
     db.init_app(app)
     migrate.init_app(app, db, directory=MIGRATIONS)
+    babel.init_app(app, locale_selector=select_locale, default_translation_directories=TRANSLATIONS)
+    csrf.init_app(app)
     cli.register(app)
     web.register(app)
     return app

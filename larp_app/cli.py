@@ -9,14 +9,16 @@ from typing import Any
 
 import click
 from flask import Flask
-from flask.cli import AppGroup
+from flask.cli import AppGroup, with_appcontext
 
 from . import rules
 from .extensions import db
 from .messages import problem_message, refusal_message
 from .models import Event
 from .services.characters import import_sheets
+from .services.demo import load_demo
 from .services.events import create_event
+from .services.sheet_files import read_sheet_file
 from .services.users import ROLES, create_user
 
 sheets_cli = AppGroup("sheets", help="Check, convert and import character sheets.")
@@ -28,6 +30,7 @@ users_cli = AppGroup("users", help="Create organiser and referee accounts.")
 def register(app: Flask) -> None:
     for group in (sheets_cli, log_cli, event_cli, users_cli):
         app.cli.add_command(group)
+    app.cli.add_command(demo_command)
 
 
 def _fail(problems: list[rules.Problem], prefix: str = "") -> None:
@@ -35,6 +38,14 @@ def _fail(problems: list[rules.Problem], prefix: str = "") -> None:
     for p in problems:
         click.echo(problem_message(rules.Problem(prefix + p.path, p.code, p.params)), err=True)
     sys.exit(2)
+
+
+def _on_row(problem: rules.Problem, rows: list[int]) -> rules.Problem:
+    """Name a sheet's problem by its row in the file: ``[3].x`` -> ``row 5: x``."""
+    index, sep, rest = problem.path.partition("].")
+    if not sep or not index.startswith("["):
+        return problem
+    return rules.Problem(f"row {rows[int(index[1:])]}: {rest}", problem.code, problem.params)
 
 
 def _load_json(path: str, label: str) -> Any:
@@ -121,17 +132,22 @@ def replay_command(sheet_file: str, log_file: str, at_text: str, settings_file: 
 
 @sheets_cli.command("import")
 @click.argument("event_id", metavar="EVENT", type=int)
-@click.argument("sheets_file", metavar="FILE.json", type=click.Path(dir_okay=False))
+@click.argument("sheets_file", metavar="FILE", type=click.Path(dir_okay=False, exists=True))
 def import_command(event_id: int, sheets_file: str) -> None:
-    """Import a JSON list of tabletop sheets into EVENT: all of them, or none."""
+    """Import a JSON list or a CSV file of tabletop sheets into EVENT: all of them, or none."""
     event = db.session.get(Event, event_id)
     if event is None:
         _fail([rules.Problem("EVENT", "not_found", {"got": event_id})])
+    text = Path(sheets_file).read_text(encoding="utf-8", errors="replace")
     try:
-        characters = import_sheets(event, _load_json(sheets_file, "sheets"))
+        sheets, rows = read_sheet_file(text, sheets_file)
+    except rules.InvalidInput as exc:
+        _fail(exc.problems)
+    try:
+        characters = import_sheets(event, sheets)
     except rules.InvalidInput as exc:
         db.session.rollback()
-        _fail(exc.problems, "sheets")
+        _fail([_on_row(p, rows) for p in exc.problems])
     db.session.commit()
     click.echo(f"imported {len(characters)} characters into event {event.id}")
 
@@ -172,3 +188,16 @@ def users_create_command(username: str, role: str, password: str | None) -> None
     if password is None:
         click.echo(f"password: {password_used}")
     click.echo(f"token: {token}")
+
+
+@click.command("demo")
+@with_appcontext
+def demo_command() -> None:
+    """Load the EX Nihilo demo event, an organiser and a referee (once; then nothing)."""
+    result = load_demo()
+    db.session.commit()
+    click.echo(
+        ("created" if result.created else "already there") + f": demo event {result.event_id}"
+    )
+    for username, password in result.logins:
+        click.echo(f"login: {username} / {password}")

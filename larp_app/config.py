@@ -2,8 +2,11 @@
 
 import os
 
-# Replaced by instance/config.py or LARP_SECRET_KEY on any real deployment.
-SECRET_KEY = "dev-only-change-me"
+# None: a random key is written to instance/secret_key on first run.
+SECRET_KEY = None
+
+LANGUAGES = ("it", "en")
+BABEL_DEFAULT_LOCALE = "en"
 
 # None: SQLite in instance/ (set by create_app). DATABASE_URL points at PostgreSQL.
 SQLALCHEMY_DATABASE_URI = os.environ.get("DATABASE_URL") or None

@@ -1,12 +1,16 @@
 """Extensions, created unbound; create_app() binds them to the app."""
 
+from flask_babel import Babel
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
+from flask_wtf.csrf import CSRFProtect
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
 db = SQLAlchemy()
 migrate = Migrate()
+babel = Babel()
+csrf = CSRFProtect()
 
 
 @event.listens_for(Engine, "connect")

@@ -4,72 +4,77 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask_babel import lazy_gettext as _l
+
 from .rules import Problem
 
 PROBLEMS = {
-    "required": "is required",
-    "not_text": "must be text",
-    "not_int": "must be a whole number, got {got}",
-    "not_number": "must be a number, got {got}",
-    "not_bool": "must be true or false, got {got}",
-    "not_object": "must be an object",
-    "not_list": "must be a list",
-    "not_uuid": "must be a UUID, got {got}",
-    "not_instant": "must be an ISO-8601 date and time, got {got}",
-    "not_json": "is not valid JSON: {detail}",
-    "too_long": "must be at most {max} characters, got {got}",
-    "not_allowed": "must be one of {allowed}, got {got}",
-    "ignored_field": "is not a known field (ignored)",
-    "unknown_field": "is not a known field (known: {allowed})",
-    "unknown_skill": "is not a skill of this ruleset (known: {allowed})",
-    "unknown_ruleset": "unknown ruleset {got} (known: {allowed})",
-    "unknown_table": "is not a table of this ruleset (known: {allowed})",
-    "ruleset_mismatch": "must be {expected}, got {got}",
-    "duplicate": "appears twice: {got}",
-    "not_found": "{got} does not exist",
-    "taken": "{got} is already taken",
-    "too_short": "must be at least {min} characters",
-    "in_future": "is in the future: {got}",
-    "too_old": "is more than 24 hours ago: {got}",
-    "must_cover_once": "rows must cover every value {min}–{max} exactly once",
-    "too_many_skills": "{has} skills for {slots} Mente skill slots",
-    "above_equipment_class": "needs {needs} equipment, the character has {has}",
+    "required": _l("is required"),
+    "not_text": _l("must be text"),
+    "not_int": _l("must be a whole number, got {got}"),
+    "not_number": _l("must be a number, got {got}"),
+    "not_bool": _l("must be true or false, got {got}"),
+    "not_object": _l("must be an object"),
+    "not_list": _l("must be a list"),
+    "not_uuid": _l("must be a UUID, got {got}"),
+    "not_instant": _l("must be an ISO-8601 date and time, got {got}"),
+    "not_json": _l("is not valid JSON: {detail}"),
+    "too_long": _l("must be at most {max} characters, got {got}"),
+    "not_allowed": _l("must be one of {allowed}, got {got}"),
+    "ignored_field": _l("is not a known field (ignored)"),
+    "unknown_field": _l("is not a known field (known: {allowed})"),
+    "unknown_skill": _l("is not a skill of this ruleset (known: {allowed})"),
+    "unknown_ruleset": _l("unknown ruleset {got} (known: {allowed})"),
+    "unknown_table": _l("is not a table of this ruleset (known: {allowed})"),
+    "ruleset_mismatch": _l("must be {expected}, got {got}"),
+    "duplicate": _l("appears twice: {got}"),
+    "unknown_column": _l("is not a column of the template: {got}"),
+    "csv_separator": _l("cannot hold the characters | or : in a CSV cell"),
+    "not_csv": _l("is not a readable CSV file: {detail}"),
+    "not_found": _l("{got} does not exist"),
+    "taken": _l("{got} is already taken"),
+    "too_short": _l("must be at least {min} characters"),
+    "in_future": _l("is in the future: {got}"),
+    "too_old": _l("is more than 24 hours ago: {got}"),
+    "must_cover_once": _l("rows must cover every value {min}–{max} exactly once"),
+    "too_many_skills": _l("{has} skills for {slots} Mente skill slots"),
+    "above_equipment_class": _l("needs {needs} equipment, the character has {has}"),
 }
 
 REFUSALS = {
-    "dead": "the character is dead",
-    "not_dying": "only a dying character can be given the coup de grâce",
-    "not_dead": "only a dead character can be revived",
-    "not_enough_energy": "needs {needs} energy, has {has}",
-    "no_energy": "the character has no energy",
-    "no_armour": "the character has no armour",
-    "armour_destroyed": "the armour is destroyed: only a full repair (replacement) restores it",
-    "unknown_status": "{key} is not in the status catalogue",
-    "status_not_active": "{key} is not active",
-    "unknown_advancement": "{advancement} is not one of the character's advancements",
-    "unknown_target": "there is no earlier entry {target} to undo",
-    "cannot_undo_undo": "an undo cannot be undone",
-    "already_undone": "entry {target} is already undone",
+    "dead": _l("the character is dead"),
+    "not_dying": _l("only a dying character can be given the coup de grâce"),
+    "not_dead": _l("only a dead character can be revived"),
+    "not_enough_energy": _l("needs {needs} energy, has {has}"),
+    "no_energy": _l("the character has no energy"),
+    "no_armour": _l("the character has no armour"),
+    "armour_destroyed": _l("the armour is destroyed: only a full repair (replacement) restores it"),
+    "unknown_status": _l("{key} is not in the status catalogue"),
+    "status_not_active": _l("{key} is not active"),
+    "unknown_advancement": _l("{advancement} is not one of the character's advancements"),
+    "unknown_target": _l("there is no earlier entry {target} to undo"),
+    "cannot_undo_undo": _l("an undo cannot be undone"),
+    "already_undone": _l("entry {target} is already undone"),
 }
 
 
-def _render(template: str, params: dict[str, Any]) -> str:
+def _render(template: Any, params: dict[str, Any]) -> str:
     shown = {
         k: ", ".join(map(str, v)) if isinstance(v, list | tuple) else v for k, v in params.items()
     }
     if "min" in template or "max" in template:
         shown.setdefault("min", "")
         shown.setdefault("max", "")
-    return template.format(**shown)
+    return str(template).format(**shown)
 
 
 def _range(params: dict[str, Any]) -> str:
     lo, hi, got = params.get("min"), params.get("max"), params.get("got")
     if lo is not None and hi is not None:
-        return f"must be {lo}–{hi}, got {got}"
+        return str(_l("must be {min}–{max}, got {got}")).format(min=lo, max=hi, got=got)
     if lo is not None:
-        return f"must be ≥ {lo}, got {got}"
-    return f"must be ≤ {hi}, got {got}"
+        return str(_l("must be ≥ {min}, got {got}")).format(min=lo, got=got)
+    return str(_l("must be ≤ {max}, got {got}")).format(max=hi, got=got)
 
 
 def problem_message(problem: Problem) -> str:

@@ -49,6 +49,8 @@ class User(db.Model):
     role: Mapped[str] = mapped_column(String(20))  # organiser | referee
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)  # sha256 of the API token
     active: Mapped[bool] = mapped_column(default=True)
+    # Raised to end every open session of the account (password reset, disabled, lost phone).
+    session_epoch: Mapped[int] = mapped_column(default=0, server_default="0")
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
@@ -79,3 +81,12 @@ class Entry(db.Model):
     received_at: Mapped[datetime] = mapped_column(UTCDateTime)
     author_id: Mapped[int | None] = mapped_column(ForeignKey("user.id"))
     fields: Mapped[dict[str, Any]] = mapped_column(JSON)  # the entry as the engine reads it
+
+
+class LoginAttempt(db.Model):
+    """Failed logins, kept in the database so every gunicorn worker counts the same."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    username: Mapped[str] = mapped_column(String(80), index=True)
+    address: Mapped[str] = mapped_column(String(64), index=True)
+    at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)

@@ -8,6 +8,7 @@ from .registry import get_ruleset, ruleset_keys
 from .settings import Settings, default_settings, read_settings
 from .sheet import LarpSheet
 from .state import Snapshot
+from .tables import shipped_table
 from .timeutil import format_instant, parse_instant
 
 __all__ = [
@@ -33,6 +34,7 @@ __all__ = [
     "resolve_undos",
     "ruleset_keys",
     "sheet_ruleset",
+    "shipped_table",
     "state_at",
     "tabletop_values",
 ]

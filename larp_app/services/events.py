@@ -32,3 +32,31 @@ def create_event(name: str, ruleset: str, settings: dict[str, Any] | None = None
 
 def event_settings(event: Event) -> rules.Settings:
     return rules.read_settings(event.settings, event.ruleset)
+
+
+def change_settings(event: Event, raw: dict[str, Any]) -> None:
+    """Store new settings and re-convert every character with them, or change nothing.
+
+    InvalidInput names each bad setting, or each character (``characters[id].field``)
+    whose sheet the new tables would no longer accept.
+    """
+    settings = rules.read_settings(raw, event.ruleset)
+    problems, converted = [], []
+    for character in event.characters:
+        sheet, checker = rules.check_sheet(character.tabletop, settings)
+        problems += [
+            rules.Problem(f"characters[{character.id}].{p.path}", p.code, p.params)
+            for p in checker.errors
+        ]
+        converted.append((character, sheet))
+    if problems:
+        raise rules.InvalidInput(problems)
+    event.settings = raw
+    for character, sheet in converted:
+        character.larp = sheet.to_dict()
+    db.session.flush()
+
+
+def shipped_tables(ruleset: str) -> dict[str, Any]:
+    """The house-default tables, as an organiser would edit them."""
+    return {name: rules.shipped_table(ruleset, name) for name in rules.get_ruleset(ruleset).tables}

@@ -51,3 +51,20 @@ def user_for_token(token: str) -> User | None:
 
 def password_matches(user: User, password: str) -> bool:
     return check_password_hash(user.password_hash, password)
+
+
+def set_active(user: User, active: bool) -> None:
+    """Enable or disable an account; disabling ends its open sessions."""
+    user.active = active
+    if not active:
+        user.session_epoch += 1
+    db.session.flush()
+
+
+def reset_password(user: User) -> str:
+    """Give the account a new random password, ending its open sessions; return it."""
+    password = secrets.token_urlsafe(12)
+    user.password_hash = generate_password_hash(password)
+    user.session_epoch += 1
+    db.session.flush()
+    return password

@@ -1,22 +1,16 @@
-"""The front page: what the app is, and the demo character's larp sheet."""
+"""The front door: each role lands on its own pages."""
 
 from __future__ import annotations
 
-import json
-from importlib import resources
-
-from flask import Blueprint, render_template
-
-from .. import rules
+from flask import Blueprint, g, redirect, url_for
 
 bp = Blueprint("home", __name__)
 
 
 @bp.get("/")
 def index():
-    raw = json.loads(
-        resources.files("larp_app")
-        .joinpath("demo", "ex-nihilo-sheet.json")
-        .read_text(encoding="utf-8")
-    )
-    return render_template("home/index.html", sheet=rules.convert_sheet(raw))
+    if g.user is None:
+        return redirect(url_for("auth.login"))
+    if g.user.role == "organiser":
+        return redirect(url_for("organiser.events"))
+    return redirect(url_for("referee.events"))

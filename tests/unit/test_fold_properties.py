@@ -163,18 +163,17 @@ MIX = (
     "revive",
 )
 
-
-# Seconds after the start of play; whole minutes make entries at the same instant common.
-seconds = st.one_of(
+# Seconds after the start of play: anywhere in it (whole minutes, so that entries at the
+# same instant happen), or crowded into a ten-minute fight where most instants are shared.
+spread = st.one_of(
     st.integers(0, PLAY_SECONDS), st.integers(0, PLAY_SECONDS // 60).map(lambda m: m * 60)
 )
+crowded = st.integers(0, 10).map(lambda m: m * 60)
 
 
-def specs(kinds=MIX):
+def specs(kinds=MIX, when=spread):
     """One entry to be: (kind, fields, seconds after the start of play)."""
-    return st.sampled_from(kinds).flatmap(
-        lambda kind: st.tuples(st.just(kind), FIELDS[kind], seconds)
-    )
+    return st.sampled_from(kinds).flatmap(lambda kind: st.tuples(st.just(kind), FIELDS[kind], when))
 
 
 def build(spec, number: int, ids: list[str]) -> Entry:
@@ -186,12 +185,17 @@ def build(spec, number: int, ids: list[str]) -> Entry:
 
 
 def logs(distinct_ats: bool = False):
-    """Logs in arrival order; the same ``at`` twice is allowed unless ``distinct_ats``."""
-    unique_by = (lambda spec: spec[2]) if distinct_ats else None
+    """Logs in arrival order; the same ``at`` twice is common unless ``distinct_ats``."""
     sizes = st.integers(0, MAX_ENTRIES)  # plain lists would be mostly short
-    return sizes.flatmap(
-        lambda n: st.lists(specs(), min_size=n, max_size=n, unique_by=unique_by)
-    ).map(
+    if distinct_ats:
+        drawn = sizes.flatmap(
+            lambda n: st.lists(specs(), min_size=n, max_size=n, unique_by=lambda spec: spec[2])
+        )
+    else:
+        drawn = st.sampled_from([spread, crowded]).flatmap(
+            lambda when: sizes.flatmap(lambda n: st.lists(specs(when=when), min_size=n, max_size=n))
+        )
+    return drawn.map(
         lambda drawn: [
             build(spec, i + 1, [entry_id(k + 1) for k in range(len(drawn))])
             for i, spec in enumerate(drawn)
@@ -200,7 +204,7 @@ def logs(distinct_ats: bool = False):
 
 
 instants = st.integers(0, PLAY_SECONDS + LATER_SECONDS).map(instant)
-fold_settings = settings(max_examples=int(__import__("os").environ.get("N","150")), deadline=None)
+fold_settings = settings(max_examples=int(__import__("os").environ.get("N", "150")), deadline=None)
 
 
 def states_over_time(sheet, event, log, at):

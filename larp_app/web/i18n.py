@@ -1,0 +1,29 @@
+"""The interface language: the one chosen with the switcher, else the browser's."""
+
+from __future__ import annotations
+
+from flask import Blueprint, current_app, has_request_context, redirect, request, session, url_for
+
+from .auth import _safe_next
+
+bp = Blueprint("i18n", __name__)
+
+
+def select_locale() -> str:
+    languages = current_app.config["LANGUAGES"]
+    if not has_request_context():  # the command line speaks the default language
+        return current_app.config["BABEL_DEFAULT_LOCALE"]
+    chosen = session.get("lang")
+    if chosen in languages:
+        return chosen
+    return (
+        request.accept_languages.best_match(languages) or current_app.config["BABEL_DEFAULT_LOCALE"]
+    )
+
+
+@bp.post("/language")
+def choose_language():
+    lang = request.form.get("lang")
+    if lang in current_app.config["LANGUAGES"]:
+        session["lang"] = lang
+    return redirect(_safe_next(request.form.get("next") or url_for("home.index")))

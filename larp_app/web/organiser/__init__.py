@@ -1,0 +1,7 @@
+"""The organiser's pages: events, settings, import, roster, characters, printing, referees."""
+
+from flask import Blueprint
+
+bp = Blueprint("organiser", __name__)
+
+from . import characters, events, imports, users  # noqa: E402, F401  (they add their routes)

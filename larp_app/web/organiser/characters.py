@@ -1,0 +1,83 @@
+"""A character: tabletop sheet beside larp sheet, live state, the log with undo; printing."""
+
+from __future__ import annotations
+
+import uuid
+
+from flask import flash, g, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+
+from ... import rules
+from ...extensions import db
+from ...messages import refusal_message
+from ...models import Character, Event
+from ...services.clock import now_utc
+from ...services.entries import log_of, record_entry, state_of
+from ...services.events import event_settings
+from ..auth import login_required
+from . import bp
+
+
+@bp.get("/characters/<int:character_id>")
+@login_required("organiser")
+def character(character_id: int):
+    character = db.get_or_404(Character, character_id)
+    entries = rules.order_log(log_of(character))
+    now = max([now_utc(), *(e.at for e in entries)])
+    snapshot = state_of(character, now)
+    undone, _refused = rules.resolve_undos(entries)
+    conflicts = {c.id: refusal_message(c.code, c.params) for c in snapshot.conflicts}
+    tabletop = rules.tabletop_values(character.tabletop, event_settings(character.event))
+    return render_template(
+        "organiser/character.html",
+        character=character,
+        sheet=rules.LarpSheet.from_dict(character.larp),
+        tabletop=tabletop,
+        state=snapshot,
+        entries=entries,
+        undone=undone,
+        conflicts=conflicts,
+    )
+
+
+@bp.post("/characters/<int:character_id>/undo")
+@login_required("organiser")
+def undo(character_id: int):
+    character = db.get_or_404(Character, character_id)
+    raw = {
+        "id": str(uuid.uuid4()),
+        "kind": "undo",
+        "at": rules.format_instant(now_utc()),
+        "target": request.form.get("target", ""),
+    }
+    try:
+        record_entry(character, raw, g.user)
+    except (rules.InvalidInput, rules.RuleError) as exc:
+        db.session.rollback()
+        code = exc.code if isinstance(exc, rules.RuleError) else "unknown_target"
+        params = exc.params if isinstance(exc, rules.RuleError) else {"target": raw["target"]}
+        flash(_("Not undone: %(reason)s", reason=refusal_message(code, params)), "error")
+    else:
+        db.session.commit()
+        flash(_("Entry undone."), "info")
+    return redirect(url_for("organiser.character", character_id=character.id))
+
+
+@bp.get("/events/<int:event_id>/print")
+@login_required("organiser")
+def print_sheets(event_id: int):
+    """Every larp sheet of the event (or of one faction), one per A4 page."""
+    event = db.get_or_404(Event, event_id)
+    faction = request.args.get("faction", "")
+    select = db.select(Character).where(Character.event_id == event.id)
+    if faction:
+        select = select.where(Character.faction == faction)
+    characters = db.session.scalars(select.order_by(Character.faction, Character.name)).all()
+    catalogue = event_settings(event).tables["statuses"]
+    return render_template(
+        "organiser/print.html",
+        event=event,
+        faction=faction,
+        sheets=[rules.LarpSheet.from_dict(c.larp) for c in characters],
+        catalogue=catalogue,
+    )

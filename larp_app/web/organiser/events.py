@@ -1,0 +1,147 @@
+"""Events: list, create, roster with search and faction filter, settings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+
+from ... import rules
+from ...extensions import db
+from ...models import Character, Event
+from ...services.events import change_settings, create_event, shipped_tables
+from ..auth import login_required
+from ..forms import field_errors, number_or_text
+from . import bp
+
+ARMOUR_WEIGHTS = ("leggera", "media", "pesante", "multistrato")
+ROW_FIELDS = (
+    "min",
+    "max",
+    "equipment",
+    "armour_bonus",
+    "initiative",
+    "skill_slots",
+    "energy_slots",
+    "energy_recovery_minutes",
+)
+
+
+@bp.get("/events")
+@login_required("organiser")
+def events():
+    rows = db.session.scalars(db.select(Event).order_by(Event.created_at.desc())).all()
+    return render_template(
+        "organiser/events.html", events=rows, errors={}, rulesets=rules.ruleset_keys(), form={}
+    )
+
+
+@bp.post("/events")
+@login_required("organiser")
+def create():
+    form = request.form
+    try:
+        event = create_event(form.get("name", ""), form.get("ruleset", ""))
+    except rules.InvalidInput as exc:
+        db.session.rollback()
+        rows = db.session.scalars(db.select(Event).order_by(Event.created_at.desc())).all()
+        return render_template(
+            "organiser/events.html",
+            events=rows,
+            form=form,
+            errors=field_errors(exc.problems),
+            rulesets=rules.ruleset_keys(),
+        ), 422
+    db.session.commit()
+    flash(_("Event created."), "info")
+    return redirect(url_for("organiser.event", event_id=event.id))
+
+
+@bp.get("/events/<int:event_id>")
+@login_required("organiser")
+def event(event_id: int):
+    event = db.get_or_404(Event, event_id)
+    query = request.args.get("q", "").strip()
+    faction = request.args.get("faction", "")
+    select = db.select(Character).where(Character.event_id == event.id)
+    if query:
+        pattern = f"%{query}%"
+        select = select.where(Character.name.ilike(pattern) | Character.player.ilike(pattern))
+    if faction:
+        select = select.where(Character.faction == faction)
+    characters = db.session.scalars(select.order_by(Character.name)).all()
+    factions = sorted(
+        {
+            f
+            for f in db.session.scalars(
+                db.select(Character.faction).where(Character.event_id == event.id).distinct()
+            )
+            if f
+        }
+    )
+    return render_template(
+        "organiser/event.html",
+        event=event,
+        characters=characters,
+        factions=factions,
+        query=query,
+        faction=faction,
+    )
+
+
+def _settings_from_form(form, ruleset: str) -> dict[str, Any]:
+    """Build the settings from the form; a table equal to the house default is not stored."""
+    defaults = shipped_tables(ruleset)
+    rows = []
+    for i in range(int(form.get("rows", 0) or 0)):
+        rows.append(
+            {f: number_or_text(form.get(f"tables.attributes.rows[{i}].{f}")) for f in ROW_FIELDS}
+        )
+    tables = {
+        "attributes": {**defaults["attributes"], "rows": rows},
+        "armour": {
+            **defaults["armour"],
+            "points": {
+                w: number_or_text(form.get(f"tables.armour.points.{w}")) for w in ARMOUR_WEIGHTS
+            },
+        },
+    }
+    raw: dict[str, Any] = {
+        "turn_seconds": number_or_text(form.get("turn_seconds")),
+        "optional_rules": {"armour_breaks": form.get("optional_rules.armour_breaks") == "on"},
+    }
+    changed = {name: table for name, table in tables.items() if table != defaults[name]}
+    if changed:
+        raw["tables"] = changed
+    return raw
+
+
+@bp.route("/events/<int:event_id>/settings", methods=["GET", "POST"])
+@login_required("organiser")
+def settings(event_id: int):
+    event = db.get_or_404(Event, event_id)
+    errors: dict[str, str] = {}
+    raw = event.settings
+    if request.method == "POST":
+        raw = _settings_from_form(request.form, event.ruleset)
+        try:
+            change_settings(event, raw)
+        except rules.InvalidInput as exc:
+            db.session.rollback()
+            errors = field_errors(exc.problems)
+        else:
+            db.session.commit()
+            flash(_("Settings saved; every larp sheet was recomputed."), "info")
+            return redirect(url_for("organiser.settings", event_id=event.id))
+    tables = {**shipped_tables(event.ruleset), **(raw.get("tables") or {})}
+    return render_template(
+        "organiser/settings.html",
+        event=event,
+        raw=raw,
+        tables=tables,
+        errors=errors,
+        weights=ARMOUR_WEIGHTS,
+        row_fields=ROW_FIELDS,
+        equipment=("standard", "pesante", "speciale"),
+    ), (422 if errors else 200)

@@ -1,0 +1,97 @@
+"""Import tabletop sheets: upload or paste, preview every error and warning, then confirm."""
+
+from __future__ import annotations
+
+import json
+
+from flask import Response, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+
+from ... import rules
+from ...extensions import db
+from ...messages import problem_message
+from ...models import Event
+from ...services.characters import check_sheets, import_sheets
+from ...services.csv_sheets import template_csv
+from ...services.sheet_files import read_sheet_file
+from ..auth import login_required
+from . import bp
+
+
+def _by_row(problems: list[rules.Problem]) -> dict[int, list[str]]:
+    """Group ``[row].field`` problems by row, each as a ``field: message`` line."""
+    rows: dict[int, list[str]] = {}
+    for p in problems:
+        row, _sep, rest = p.path.partition("].")
+        rows.setdefault(int(row.lstrip("[")), []).append(
+            problem_message(rules.Problem(rest, p.code, p.params))
+        )
+    return rows
+
+
+@bp.get("/events/<int:event_id>/import")
+@login_required("organiser")
+def import_form(event_id: int):
+    return render_template(
+        "organiser/import.html", event=db.get_or_404(Event, event_id), file_errors=[]
+    )
+
+
+@bp.get("/events/<int:event_id>/import/template.csv")
+@login_required("organiser")
+def import_template(event_id: int):
+    db.get_or_404(Event, event_id)
+    return Response(
+        template_csv(),
+        mimetype="text/csv",
+        headers={"Content-Disposition": "attachment; filename=larp-sheets-template.csv"},
+    )
+
+
+@bp.post("/events/<int:event_id>/import/preview")
+@login_required("organiser")
+def import_preview(event_id: int):
+    event = db.get_or_404(Event, event_id)
+    upload = request.files.get("file")
+    if upload and upload.filename:
+        text, name = upload.read().decode("utf-8", errors="replace"), upload.filename
+    else:
+        text, name = request.form.get("pasted", ""), ""
+    try:
+        sheets, rows = read_sheet_file(text, name)
+    except rules.InvalidInput as exc:
+        return render_template(
+            "organiser/import.html",
+            event=event,
+            file_errors=[problem_message(p) for p in exc.problems],
+        ), 422
+    larp, errors, warnings = check_sheets(event, sheets)
+    return render_template(
+        "organiser/import_preview.html",
+        event=event,
+        sheets=sheets,
+        larp=larp,
+        rows=rows,
+        errors=_by_row(errors),
+        warnings=_by_row(warnings),
+        error_count=len(errors),
+        payload=json.dumps(sheets, ensure_ascii=False) if not errors else "",
+    ), 422 if errors else 200
+
+
+@bp.post("/events/<int:event_id>/import/confirm")
+@login_required("organiser")
+def import_confirm(event_id: int):
+    event = db.get_or_404(Event, event_id)
+    try:
+        characters = import_sheets(event, json.loads(request.form.get("sheets", "[]")))
+    except (rules.InvalidInput, json.JSONDecodeError):
+        db.session.rollback()
+        flash(
+            _("Nothing was imported: the sheets changed since the preview. Upload them again."),
+            "error",
+        )
+        return redirect(url_for("organiser.import_form", event_id=event.id))
+    db.session.commit()
+    flash(_("Imported %(count)d characters.", count=len(characters)), "info")
+    return redirect(url_for("organiser.event", event_id=event.id))

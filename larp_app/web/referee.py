@@ -1,0 +1,33 @@
+"""Referees' pages: the events and each character's live state, read-only here."""
+
+from __future__ import annotations
+
+from flask import Blueprint, render_template
+
+from ..extensions import db
+from ..models import Character, Event
+from ..services.clock import now_utc
+from ..services.entries import state_of
+from .auth import login_required
+
+bp = Blueprint("referee", __name__, url_prefix="/referee")
+
+
+@bp.get("/")
+@login_required("referee", "organiser")
+def events():
+    rows = db.session.scalars(db.select(Event).order_by(Event.created_at.desc())).all()
+    return render_template("referee/events.html", events=rows)
+
+
+@bp.get("/events/<int:event_id>")
+@login_required("referee", "organiser")
+def roster(event_id: int):
+    event = db.get_or_404(Event, event_id)
+    now = now_utc()
+    characters = db.session.scalars(
+        db.select(Character).where(Character.event_id == event.id).order_by(Character.name)
+    )
+    return render_template(
+        "referee/roster.html", event=event, rows=[(c, state_of(c, now)) for c in characters]
+    )

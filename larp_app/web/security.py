@@ -1,0 +1,51 @@
+"""Headers and cookies every response gets; the secret key an install makes for itself."""
+
+from __future__ import annotations
+
+import secrets
+from datetime import timedelta
+from pathlib import Path
+
+from flask import Flask, Response
+
+CSP = "; ".join(
+    [
+        "default-src 'self'",
+        "script-src 'self' 'wasm-unsafe-eval'",
+        "style-src 'self'",
+        "img-src 'self' data: blob:",
+        "media-src 'self' blob:",
+        "connect-src 'self'",
+        "object-src 'none'",
+        "base-uri 'self'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    ]
+)
+
+
+def configure(app: Flask) -> None:
+    app.config.setdefault("SESSION_COOKIE_HTTPONLY", True)
+    app.config.setdefault("SESSION_COOKIE_SAMESITE", "Lax")
+    # A referee stays logged in on a phone for a whole event weekend.
+    app.config.setdefault("PERMANENT_SESSION_LIFETIME", timedelta(days=4))
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = instance_secret(Path(app.instance_path))
+    app.after_request(_headers)
+
+
+def instance_secret(instance: Path) -> str:
+    """Read instance/secret_key, writing a new random one the first time."""
+    path = instance / "secret_key"
+    if not path.exists():
+        instance.mkdir(parents=True, exist_ok=True)
+        path.write_text(secrets.token_hex(32), encoding="utf-8")
+        path.chmod(0o600)
+    return path.read_text(encoding="utf-8").strip()
+
+
+def _headers(response: Response) -> Response:
+    response.headers.setdefault("Content-Security-Policy", CSP)
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    response.headers.setdefault("Referrer-Policy", "same-origin")
+    return response
