@@ -179,6 +179,24 @@ def cpu_seconds(pids: list[int]) -> float:
     return total / ticks
 
 
+def load_text() -> str:
+    """The 1/5/15-minute load averages; other work on the machine skews every figure."""
+    one, five, fifteen = os.getloadavg()
+    busy = "  (other work is running: figures are pessimistic)" if one > 0.5 else ""
+    return f"{one:.2f} {five:.2f} {fifteen:.2f}{busy}"
+
+
+def machine_busy_seconds() -> float:
+    """CPU seconds every process on the machine has used so far (from /proc/stat)."""
+    try:
+        fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    except OSError:
+        return 0.0
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)  # idle + iowait
+    ticks = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    return (sum(fields[:8]) - idle) / ticks
+
+
 def make_sheets(count: int, label: str) -> list[dict]:
     """``count`` copies of the example (Spirito 21: 3 energy points), names varied."""
     base = json.loads(EXAMPLE.read_text(encoding="utf-8"))
@@ -276,6 +294,7 @@ class Phase:
     results: list[ClientResult]
     server_cpu: float
     client_cpu: float
+    machine_cpu: float
 
 
 def measure(port, token, characters, clients, duration, master) -> Phase:
@@ -295,6 +314,7 @@ def measure(port, token, characters, clients, duration, master) -> Phase:
         thread.start()
     pids = server_pids(master)
     server_before, client_before = cpu_seconds(pids), time.process_time()
+    machine_before = machine_busy_seconds()
     started = time.monotonic()
     clock["deadline"] = started + duration
     go.set()
@@ -309,6 +329,7 @@ def measure(port, token, characters, clients, duration, master) -> Phase:
         results,
         cpu_seconds(pids) - server_before,
         time.process_time() - client_before,
+        machine_busy_seconds() - machine_before,
     )
 
 
@@ -350,6 +371,9 @@ def report(phase: Phase, per_character: list[int]) -> tuple[float, float]:
     )
     busy = phase.client_cpu / phase.seconds
     print(f"client CPU (this):    {phase.client_cpu:.1f} s ({busy:.2f} cores)")
+    other = max(0.0, phase.machine_cpu - phase.server_cpu - phase.client_cpu) / phase.seconds
+    note = "  (skews these figures)" if other > 0.2 else ""
+    print(f"other processes:      {other:.2f} cores busy{note}")
     active = per_character[: phase.clients]
     print(
         f"entries per character at the end: min {min(active)}  median {median(active):.0f}"
@@ -434,6 +458,7 @@ def run(args) -> None:
         print(f"cores: {os.cpu_count()}   gunicorn workers: {args.workers} (sync)   ", end="")
         print(f"server: {HOST}:{port}   python {sys.version.split()[0]}")
         print(f"database: fresh SQLite file (WAL, synchronous=FULL) in {tmp}")
+        print(f"load average before: {load_text()}")
         print("clients: threads in this process, one http.client connection each,", end=" ")
         print(f"{args.duration:g} s per phase")
         print("entries: hit/heal, note, status_on paura, spend/restore energy, cycling; at = now")

@@ -37,6 +37,13 @@ FACTIONS = ["Corporazione", "Ordine", "Reietti", "Sindacato", None]
 ATTRIBUTES = ("corpo", "equilibrio", "mente", "spirito")
 
 
+def load_text() -> str:
+    """The 1/5/15-minute load averages; other work on the machine skews every figure."""
+    one, five, fifteen = os.getloadavg()
+    busy = "  (other work is running: figures are pessimistic)" if one > 0.5 else ""
+    return f"{one:.2f} {five:.2f} {fifteen:.2f}{busy}"
+
+
 def make_sheets(count: int, seed: int = 1) -> list[dict]:
     """``count`` variations of the example: names, faction, attributes (8..22), skill grades."""
     base = json.loads(EXAMPLE.read_text(encoding="utf-8"))
@@ -102,6 +109,7 @@ def run(count: int, repeat: int) -> None:
         print(f"sheets: {count} EX Nihilo variations, {size_kib:.0f} KiB of JSON; {repeat} rounds")
         print(f"database: fresh SQLite file (WAL) in {tmp}, one new event per import")
         print(f"python: {sys.version.split()[0]}, cores: {os.cpu_count()}")
+        print(f"load average before: {load_text()}")
         print("(a) API: Flask test client in this process (no server, no socket), one POST")
         print("    of the whole list; request JSON encoding and response included")
         print("(b) CLI: `flask --app larp_app sheets import EVENT FILE.json` in a subprocess;")

@@ -1,9 +1,15 @@
 """Defaults; instance/config.py overrides them, and LARP_* environment variables override both."""
 
 import os
+from datetime import timedelta
 
 # None: a random key is written to instance/secret_key on first run.
 SECRET_KEY = None
+
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+# A referee stays logged in on a phone for a whole event weekend.
+PERMANENT_SESSION_LIFETIME = timedelta(days=4)
 
 LANGUAGES = ("it", "en")
 BABEL_DEFAULT_LOCALE = "en"

@@ -6,26 +6,26 @@ import json
 from typing import Any
 
 from .. import rules
-from .csv_sheets import read_csv
+from .csv_sheets import read_csv_with_rows
 
 
-def read_sheet_file(text: str, filename: str = "") -> list[Any]:
-    """Return the sheets in ``text``; InvalidInput names what could not be read."""
-    stripped = text.lstrip("\ufeff \t\r\n")
+def read_sheet_file(text: str, filename: str = "") -> tuple[list[Any], list[int]]:
+    """Return the sheets in ``text`` and the row (CSV line, or list position) of each.
+
+    InvalidInput names what could not be read.
+    """
+    text = text.removeprefix("\ufeff")
+    stripped = text.strip()
     if not stripped:
         raise rules.InvalidInput([rules.Problem("file", "required")])
     if filename.lower().endswith(".json") or stripped[0] in "[{":
         try:
             data = json.loads(stripped)
         except json.JSONDecodeError as exc:
+            detail = f"{exc.msg} at line {exc.lineno}, column {exc.colno}"
             raise rules.InvalidInput(
-                [
-                    rules.Problem(
-                        "file",
-                        "not_json",
-                        {"detail": f"{exc.msg} at line {exc.lineno}, column {exc.colno}"},
-                    )
-                ]
+                [rules.Problem("file", "not_json", {"detail": detail})]
             ) from None
-        return data if isinstance(data, list) else [data]
-    return read_csv(stripped)
+        sheets = data if isinstance(data, list) else [data]
+        return sheets, list(range(1, len(sheets) + 1))
+    return read_csv_with_rows(text)

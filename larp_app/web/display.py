@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Flask
+from flask_babel import get_locale
 from flask_babel import gettext as _
 
 from .. import rules
@@ -38,5 +39,6 @@ def register(app: Flask) -> None:
     app.jinja_env.globals.update(
         entry_summary=entry_summary,
         format_instant=rules.format_instant,
+        get_locale=get_locale,
         problem_text=problem_message,
     )

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import secrets
-from datetime import timedelta
 from pathlib import Path
 
 from flask import Flask, Response
@@ -25,10 +24,6 @@ CSP = "; ".join(
 
 
 def configure(app: Flask) -> None:
-    app.config.setdefault("SESSION_COOKIE_HTTPONLY", True)
-    app.config.setdefault("SESSION_COOKIE_SAMESITE", "Lax")
-    # A referee stays logged in on a phone for a whole event weekend.
-    app.config.setdefault("PERMANENT_SESSION_LIFETIME", timedelta(days=4))
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = instance_secret(Path(app.instance_path))
     app.after_request(_headers)

@@ -204,7 +204,7 @@ def logs(distinct_ats: bool = False):
 
 
 instants = st.integers(0, PLAY_SECONDS + LATER_SECONDS).map(instant)
-fold_settings = settings(max_examples=int(__import__("os").environ.get("N", "150")), deadline=None)
+fold_settings = settings(max_examples=150, deadline=None)
 
 
 def states_over_time(sheet, event, log, at):
