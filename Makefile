@@ -8,7 +8,7 @@ HOST ?= 0.0.0.0
 PORT ?= 5000
 WORKERS ?= $(shell echo $$(( 2 * $$(nproc 2>/dev/null || echo 2) )))
 
-.PHONY: install translations run test lint bench clean
+.PHONY: install translations messages run test lint bench clean
 
 install: $(STAMP)
 
@@ -20,6 +20,11 @@ $(STAMP): pyproject.toml
 
 translations: install
 	$(BIN)/pybabel compile --use-fuzzy -d larp_app/translations
+
+# After marking new strings: refresh the catalogues, then translate what is new.
+messages: install
+	$(BIN)/pybabel extract --ignore-dirs ".* tests" -F babel.cfg -k _l -k lazy_gettext -o larp_app/translations/messages.pot .
+	$(BIN)/pybabel update -i larp_app/translations/messages.pot -d larp_app/translations
 
 # Migrate, load the demo once, then serve to phones on the LAN with gunicorn's sync workers.
 run: install translations
