@@ -8,7 +8,7 @@ from flask_migrate import upgrade
 
 from larp_app import create_app, database_uri
 
-POSTGRES_URL = os.environ.get("LARP_TEST_POSTGRES_URL", "postgresql://127.0.0.1:5432/test")
+POSTGRES_URL = os.environ.get("LARP_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
 
 
 def pytest_generate_tests(metafunc):
