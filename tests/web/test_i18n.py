@@ -50,9 +50,27 @@ def test_the_catalogue_holds_every_string_marked_in_the_code(tmp_path):
     root = CATALOGUES.parents[1]
     pot = tmp_path / "fresh.pot"
     subprocess.run(
-        [sys.executable, "-m", "babel.messages.frontend", "extract", "--ignore-dirs", ".* tests",
-         "-F", "babel.cfg", "-k", "_l", "-k", "lazy_gettext", "-o", str(pot), "."],
-        cwd=root, check=True, capture_output=True)
+        [
+            sys.executable,
+            "-m",
+            "babel.messages.frontend",
+            "extract",
+            "--ignore-dirs",
+            ".* tests",
+            "-F",
+            "babel.cfg",
+            "-k",
+            "_l",
+            "-k",
+            "lazy_gettext",
+            "-o",
+            str(pot),
+            ".",
+        ],
+        cwd=root,
+        check=True,
+        capture_output=True,
+    )
     with pot.open("rb") as handle:
         marked = {m.id if isinstance(m.id, str) else m.id[0] for m in read_po(handle) if m.id}
     with (CATALOGUES / "it" / "LC_MESSAGES" / "messages.po").open("rb") as handle:
