@@ -13,7 +13,8 @@ POSTGRES_URL = os.environ.get("LARP_TEST_POSTGRES_URL", "postgresql://postgres@1
 
 def pytest_generate_tests(metafunc):
     """Tests marked ``both_databases`` run once on SQLite and once on PostgreSQL."""
-    if metafunc.definition.get_closest_marker("both_databases"):
+    marked = metafunc.definition.get_closest_marker("both_databases")
+    if marked and "database_url" in metafunc.fixturenames:
         metafunc.parametrize("database_url", ["sqlite", "postgresql"], indirect=True)
 
 

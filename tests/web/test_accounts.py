@@ -9,6 +9,8 @@ from larp_app.web.security import instance_secret
 
 from .helpers import csrf_token, log_in, make_user, post_form
 
+pytestmark = pytest.mark.both_databases
+
 ADMIN_PAGES = ["/events", "/users"]
 
 
