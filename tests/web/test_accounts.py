@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 
 from larp_app import create_app
+from larp_app.extensions import db
 from larp_app.web.security import instance_secret
 
 from .helpers import csrf_token, log_in, make_user, post_form
@@ -52,10 +53,14 @@ def test_repeated_failed_logins_are_slowed_down_for_every_worker(app, client, da
     # Another worker (another app on the same database) counts the same failures.
     other = create_app(
         {"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url, "SECRET_KEY": "x"}
-    ).test_client()
-    answer = log_in(other, "olga")
-    assert answer.status_code == 429
-    assert "Too many failed attempts" in answer.get_data(as_text=True)
+    )
+    try:
+        answer = log_in(other.test_client(), "olga")
+        assert answer.status_code == 429
+        assert "Too many failed attempts" in answer.get_data(as_text=True)
+    finally:
+        with other.app_context():
+            db.engine.dispose()
 
 
 @pytest.mark.parametrize("url", ADMIN_PAGES)
