@@ -1,0 +1,87 @@
+"""Organisers' commands: events, accounts, sheet import and the demo."""
+
+import json
+from pathlib import Path
+
+from larp_app.extensions import db
+from larp_app.models import Character, Event, User
+from larp_app.services.csv_sheets import write_csv
+from larp_app.services.users import password_matches, user_for_token
+
+SHEET = json.loads(
+    (Path(__file__).resolve().parents[1] / "data" / "ex-nihilo-sheet.json").read_text(
+        encoding="utf-8"
+    )
+)
+
+
+def count(app, model):
+    with app.app_context():
+        return db.session.query(model).count()
+
+
+def test_users_create_prints_a_generated_password_and_a_working_token(app, runner):
+    result = runner.invoke(args=["users", "create", "rita", "--role", "referee"])
+    assert result.exit_code == 0, result.output
+    lines = dict(line.split(": ", 1) for line in result.output.splitlines() if ": " in line)
+    with app.app_context():
+        user = db.session.scalar(db.select(User).where(User.username == "rita"))
+        assert password_matches(user, lines["password"])
+        assert user_for_token(lines["token"]).username == "rita"
+        assert lines["password"] not in user.password_hash
+
+
+def test_users_create_with_a_password_does_not_print_it(runner):
+    result = runner.invoke(
+        args=["users", "create", "olga", "--role", "organiser", "--password", "a-long-password"]
+    )
+    assert "password:" not in result.output and "token: " in result.output
+
+
+def test_users_create_refuses_a_taken_name(runner):
+    runner.invoke(args=["users", "create", "rita", "--role", "referee"])
+    result = runner.invoke(args=["users", "create", "rita", "--role", "referee"])
+    assert result.exit_code == 2
+    assert "username: rita is already taken" in result.stderr
+
+
+def test_event_create_then_import_a_csv(app, runner, tmp_path):
+    assert runner.invoke(args=["event", "create", "Notte"]).output.startswith("event 1:")
+    cast = tmp_path / "cast.csv"
+    cast.write_text(
+        write_csv([{**SHEET, "character": f"Vera {i}"} for i in range(5)]), encoding="utf-8"
+    )
+    cast_sheets = [dict(SHEET, character=f"Vera {i}") for i in range(5)]
+    for sheet in cast_sheets:
+        sheet.pop("ruleset")
+    cast.write_text(write_csv(cast_sheets), encoding="utf-8")
+    result = runner.invoke(args=["sheets", "import", "1", str(cast)])
+    assert result.exit_code == 0, result.output
+    assert count(app, Character) == 5
+
+
+def test_an_import_with_one_bad_row_imports_nothing_and_names_the_row(app, runner, tmp_path):
+    runner.invoke(args=["event", "create", "Notte"])
+    sheets = [{**SHEET, "character": f"Vera {i}"} for i in range(200)]
+    sheets[150] = {**SHEET, "attributes": {**SHEET["attributes"], "corpo": 25}}
+    cast = tmp_path / "cast.json"
+    cast.write_text(json.dumps(sheets), encoding="utf-8")
+    result = runner.invoke(args=["sheets", "import", "1", str(cast)])
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == ["row 151: attributes.corpo: must be 8–22, got 25"]
+    assert count(app, Character) == 0
+
+
+def test_importing_into_a_missing_event_fails_clearly(runner, tmp_path):
+    cast = tmp_path / "cast.json"
+    cast.write_text(json.dumps([SHEET]), encoding="utf-8")
+    result = runner.invoke(args=["sheets", "import", "9", str(cast)])
+    assert result.exit_code == 2 and "EVENT: 9 does not exist" in result.stderr
+
+
+def test_the_demo_loads_once(app, runner):
+    first = runner.invoke(args=["demo"])
+    second = runner.invoke(args=["demo"])
+    assert first.output.startswith("created") and second.output.startswith("already there")
+    assert "login: referee / referee-demo" in first.output
+    assert (count(app, Event), count(app, Character), count(app, User)) == (1, 24, 2)
