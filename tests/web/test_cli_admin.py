@@ -47,13 +47,10 @@ def test_users_create_refuses_a_taken_name(runner):
 
 def test_event_create_then_import_a_csv(app, runner, tmp_path):
     assert runner.invoke(args=["event", "create", "Notte"]).output.startswith("event 1:")
-    cast = tmp_path / "cast.csv"
-    cast.write_text(
-        write_csv([{**SHEET, "character": f"Vera {i}"} for i in range(5)]), encoding="utf-8"
-    )
     cast_sheets = [dict(SHEET, character=f"Vera {i}") for i in range(5)]
     for sheet in cast_sheets:
-        sheet.pop("ruleset")
+        sheet.pop("ruleset")  # a spreadsheet has no ruleset column: the event says it
+    cast = tmp_path / "cast.csv"
     cast.write_text(write_csv(cast_sheets), encoding="utf-8")
     result = runner.invoke(args=["sheets", "import", "1", str(cast)])
     assert result.exit_code == 0, result.output
