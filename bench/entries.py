@@ -179,22 +179,28 @@ def cpu_seconds(pids: list[int]) -> float:
     return total / ticks
 
 
-def load_text() -> str:
-    """The 1/5/15-minute load averages; other work on the machine skews every figure."""
-    one, five, fifteen = os.getloadavg()
-    busy = "  (other work is running: figures are pessimistic)" if one > 0.5 else ""
-    return f"{one:.2f} {five:.2f} {fifteen:.2f}{busy}"
-
-
-def machine_busy_seconds() -> float:
-    """CPU seconds every process on the machine has used so far (from /proc/stat)."""
+def machine_busy_seconds() -> float | None:
+    """CPU seconds every process on the machine has used so far (/proc/stat), or None."""
     try:
-        fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
-    except OSError:
-        return 0.0
+        line = Path("/proc/stat").read_text().split("\n", 1)[0]
+        fields = [int(x) for x in line.split()[1:]]
+        ticks = os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, AttributeError):
+        return None
     idle = fields[3] + (fields[4] if len(fields) > 4 else 0)  # idle + iowait
-    ticks = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
     return (sum(fields[:8]) - idle) / ticks
+
+
+def load_text() -> str:
+    """How busy the machine is in the second before the run: other work skews every figure."""
+    before = machine_busy_seconds()
+    time.sleep(1.0)
+    after = machine_busy_seconds()
+    if before is None or after is None:
+        return "unknown (no /proc/stat)"
+    busy = after - before
+    note = "  (other work is running: figures are pessimistic)" if busy > 0.2 else ""
+    return f"{busy:.2f} cores busy in the second before the run{note}"
 
 
 def make_sheets(count: int, label: str) -> list[dict]:
@@ -294,7 +300,7 @@ class Phase:
     results: list[ClientResult]
     server_cpu: float
     client_cpu: float
-    machine_cpu: float
+    machine_cpu: float | None
 
 
 def measure(port, token, characters, clients, duration, master) -> Phase:
@@ -321,6 +327,7 @@ def measure(port, token, characters, clients, duration, master) -> Phase:
     for thread in threads:
         thread.join(timeout=duration + REQUEST_TIMEOUT + 10)
     seconds = time.monotonic() - started
+    machine_after = machine_busy_seconds()
     if any(thread.is_alive() for thread in threads):
         raise RuntimeError("a client did not finish in time")
     return Phase(
@@ -329,7 +336,7 @@ def measure(port, token, characters, clients, duration, master) -> Phase:
         results,
         cpu_seconds(pids) - server_before,
         time.process_time() - client_before,
-        machine_busy_seconds() - machine_before,
+        None if None in (machine_before, machine_after) else machine_after - machine_before,
     )
 
 
@@ -371,9 +378,10 @@ def report(phase: Phase, per_character: list[int]) -> tuple[float, float]:
     )
     busy = phase.client_cpu / phase.seconds
     print(f"client CPU (this):    {phase.client_cpu:.1f} s ({busy:.2f} cores)")
-    other = max(0.0, phase.machine_cpu - phase.server_cpu - phase.client_cpu) / phase.seconds
-    note = "  (skews these figures)" if other > 0.2 else ""
-    print(f"other processes:      {other:.2f} cores busy{note}")
+    if phase.machine_cpu is not None:
+        other = max(0.0, phase.machine_cpu - phase.server_cpu - phase.client_cpu) / phase.seconds
+        note = "  (skews these figures)" if other > 0.2 else ""
+        print(f"other processes:      {other:.2f} cores busy{note}")
     active = per_character[: phase.clients]
     print(
         f"entries per character at the end: min {min(active)}  median {median(active):.0f}"
@@ -458,7 +466,7 @@ def run(args) -> None:
         print(f"cores: {os.cpu_count()}   gunicorn workers: {args.workers} (sync)   ", end="")
         print(f"server: {HOST}:{port}   python {sys.version.split()[0]}")
         print(f"database: fresh SQLite file (WAL, synchronous=FULL) in {tmp}")
-        print(f"load average before: {load_text()}")
+        print(f"machine: {load_text()}")
         print("clients: threads in this process, one http.client connection each,", end=" ")
         print(f"{args.duration:g} s per phase")
         print("entries: hit/heal, note, status_on paura, spend/restore energy, cycling; at = now")

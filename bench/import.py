@@ -37,11 +37,30 @@ FACTIONS = ["Corporazione", "Ordine", "Reietti", "Sindacato", None]
 ATTRIBUTES = ("corpo", "equilibrio", "mente", "spirito")
 
 
+def busy_cores(seconds: float = 1.0) -> float | None:
+    """Cores kept busy by every process on the machine over ``seconds`` (/proc/stat)."""
+
+    def sample() -> tuple[int, int]:
+        fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+        idle = fields[3] + (fields[4] if len(fields) > 4 else 0)  # idle + iowait
+        return sum(fields[:8]) - idle, os.sysconf("SC_CLK_TCK")
+
+    try:
+        before, ticks = sample()
+        time.sleep(seconds)
+        after, _ = sample()
+    except (OSError, ValueError, AttributeError):
+        return None
+    return (after - before) / ticks / seconds
+
+
 def load_text() -> str:
-    """The 1/5/15-minute load averages; other work on the machine skews every figure."""
-    one, five, fifteen = os.getloadavg()
-    busy = "  (other work is running: figures are pessimistic)" if one > 0.5 else ""
-    return f"{one:.2f} {five:.2f} {fifteen:.2f}{busy}"
+    """How busy the machine is before the run: other work skews every figure."""
+    busy = busy_cores()
+    if busy is None:
+        return "unknown (no /proc/stat)"
+    note = "  (other work is running: figures are pessimistic)" if busy > 0.2 else ""
+    return f"{busy:.2f} cores busy in the second before the run{note}"
 
 
 def make_sheets(count: int, seed: int = 1) -> list[dict]:
@@ -109,7 +128,7 @@ def run(count: int, repeat: int) -> None:
         print(f"sheets: {count} EX Nihilo variations, {size_kib:.0f} KiB of JSON; {repeat} rounds")
         print(f"database: fresh SQLite file (WAL) in {tmp}, one new event per import")
         print(f"python: {sys.version.split()[0]}, cores: {os.cpu_count()}")
-        print(f"load average before: {load_text()}")
+        print(f"machine: {load_text()}")
         print("(a) API: Flask test client in this process (no server, no socket), one POST")
         print("    of the whole list; request JSON encoding and response included")
         print("(b) CLI: `flask --app larp_app sheets import EVENT FILE.json` in a subprocess;")

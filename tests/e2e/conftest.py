@@ -1,0 +1,51 @@
+"""A real server on 127.0.0.1 and a real Chromium (Debian's; never a downloaded one)."""
+
+import shutil
+import threading
+
+import pytest
+from werkzeug.serving import make_server
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture
+def live_server(app):
+    """Serve the test app on a free port of 127.0.0.1 for the length of a test."""
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    thread.join()
+
+
+@pytest.fixture
+def browser():
+    if not shutil.which("chromium") and not shutil.os.path.exists(CHROMIUM):
+        pytest.skip("Chromium is not installed (.ci/run installs Debian's chromium)")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def phone(browser):
+    """A 360 px wide phone screen."""
+    context = browser.new_context(
+        viewport={"width": 360, "height": 780}, locale="it-IT", has_touch=True, is_mobile=True
+    )
+    yield context.new_page()
+    context.close()
