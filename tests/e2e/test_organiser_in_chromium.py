@@ -58,3 +58,23 @@ def test_printing_all_larp_sheets_gives_one_a4_page_per_character(app, demo, liv
     texts = [" ".join(p.extract_text().split()) for p in pdf.pages]
     headed = sorted(next((n for n in names if t.startswith(n)), t[:40]) for t in texts)
     assert headed == names  # each character once, each on a page of its own
+
+
+def test_a_large_upload_shows_its_progress_then_the_preview(demo, live_server, phone, tmp_path):
+    from larp_app.services.csv_sheets import template_csv
+
+    header, row = template_csv().split("\r\n")[:2]
+    big = tmp_path / "cast.csv"
+    big.write_text("\r\n".join([header] + [row] * 1000) + "\r\n", encoding="utf-8")
+    log_in(phone, live_server)
+    phone.goto(live_server + "/events/1/import")
+    phone.set_input_files("input[type=file]", str(big))
+    held = []
+    phone.route("**/import/preview", lambda route: held.append(route))  # hold the answer
+    phone.click("button.primary")
+    phone.wait_for_selector("progress:not([hidden])")
+    while not held:
+        phone.wait_for_timeout(50)
+    held[0].continue_()
+    phone.wait_for_selector("table.preview")
+    assert "1000" in phone.inner_text("main")
