@@ -126,7 +126,7 @@ def weekend_log(sheet: LarpSheet, n: int, rng: random.Random) -> list[dict]:
     at = START
     while len(log) < n:
         if me.hp < 0:  # dying: a healer arrives before the countdown ends
-            kind, at = "heal", at + timedelta(seconds=rng.randint(30, 300))
+            kind, at = "heal", min(END, at + timedelta(seconds=rng.randint(30, 300)))
         else:
             kind, at = rng.choices(kinds, weights)[0], max(at, next(instants))
             if kind == "hit" and len(log) == n - 1:
