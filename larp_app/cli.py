@@ -18,7 +18,7 @@ from .models import Event
 from .services.characters import import_sheets
 from .services.demo import load_demo
 from .services.events import create_event
-from .services.sheet_files import read_sheet_file
+from .services.sheet_files import read_json, read_sheet_file
 from .services.users import ROLES, create_user
 
 sheets_cli = AppGroup("sheets", help="Check, convert and import character sheets.")
@@ -50,19 +50,11 @@ def _on_row(problem: rules.Problem, rows: list[int]) -> rules.Problem:
 
 def _load_json(path: str, label: str) -> Any:
     try:
-        return json.loads(Path(path).read_text(encoding="utf-8"))
+        return read_json(Path(path).read_text(encoding="utf-8"), label)
     except (OSError, UnicodeDecodeError) as exc:
         _fail([rules.Problem(label, "not_json", {"detail": str(exc)})])
-    except json.JSONDecodeError as exc:
-        _fail(
-            [
-                rules.Problem(
-                    label,
-                    "not_json",
-                    {"detail": f"{exc.msg} at line {exc.lineno}, column {exc.colno}"},
-                )
-            ]
-        )
+    except rules.InvalidInput as exc:
+        _fail(exc.problems)
 
 
 def _print(data: Any) -> None:

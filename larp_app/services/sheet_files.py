@@ -9,6 +9,15 @@ from .. import rules
 from .csv_sheets import read_csv_with_rows
 
 
+def read_json(text: str, label: str = "file") -> Any:
+    """Parse JSON text; InvalidInput under ``label`` says where it breaks."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        detail = f"{exc.msg} at line {exc.lineno}, column {exc.colno}"
+        raise rules.InvalidInput([rules.Problem(label, "not_json", {"detail": detail})]) from None
+
+
 def read_sheet_file(text: str, filename: str = "") -> tuple[list[Any], list[int]]:
     """Return the sheets in ``text`` and the row (CSV line, or list position) of each.
 
@@ -19,13 +28,7 @@ def read_sheet_file(text: str, filename: str = "") -> tuple[list[Any], list[int]
     if not stripped:
         raise rules.InvalidInput([rules.Problem("file", "required")])
     if filename.lower().endswith(".json") or stripped[0] in "[{":
-        try:
-            data = json.loads(stripped)
-        except json.JSONDecodeError as exc:
-            detail = f"{exc.msg} at line {exc.lineno}, column {exc.colno}"
-            raise rules.InvalidInput(
-                [rules.Problem("file", "not_json", {"detail": detail})]
-            ) from None
+        data = read_json(stripped)
         sheets = data if isinstance(data, list) else [data]
         return sheets, list(range(1, len(sheets) + 1))
     return read_csv_with_rows(text)
