@@ -50,3 +50,19 @@ def import_sheets(event: Event, sheets: list[Any]) -> list[Character]:
 
 def larp_sheet(character: Character) -> rules.LarpSheet:
     return rules.LarpSheet.from_dict(character.larp)
+
+
+def find_characters(event: Event, query: str = "", faction: str = "") -> list[Character]:
+    """The event's characters whose name or player contains ``query``, of one faction or all."""
+    select = db.select(Character).where(Character.event_id == event.id)
+    if query:
+        pattern = f"%{query}%"
+        select = select.where(Character.name.ilike(pattern) | Character.player.ilike(pattern))
+    if faction:
+        select = select.where(Character.faction == faction)
+    return list(db.session.scalars(select.order_by(Character.faction, Character.name)))
+
+
+def factions_of(event: Event) -> list[str]:
+    names = db.select(Character.faction).where(Character.event_id == event.id).distinct()
+    return sorted(f for f in db.session.scalars(names) if f)

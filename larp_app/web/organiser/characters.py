@@ -11,6 +11,7 @@ from ... import rules
 from ...extensions import db
 from ...messages import refusal_message
 from ...models import Character, Event
+from ...services.characters import find_characters
 from ...services.clock import now_utc
 from ...services.entries import log_of, record_entry, state_of
 from ...services.events import event_settings
@@ -69,10 +70,7 @@ def print_sheets(event_id: int):
     """Every larp sheet of the event (or of one faction), one per A4 page."""
     event = db.get_or_404(Event, event_id)
     faction = request.args.get("faction", "")
-    select = db.select(Character).where(Character.event_id == event.id)
-    if faction:
-        select = select.where(Character.faction == faction)
-    characters = db.session.scalars(select.order_by(Character.faction, Character.name)).all()
+    characters = find_characters(event, faction=faction)
     catalogue = event_settings(event).tables["statuses"]
     return render_template(
         "organiser/print.html",

@@ -9,7 +9,8 @@ from flask_babel import gettext as _
 
 from ... import rules
 from ...extensions import db
-from ...models import Character, Event
+from ...models import Event
+from ...services.characters import factions_of, find_characters
 from ...services.events import change_settings, create_event, shipped_tables
 from ..auth import login_required
 from ..forms import field_errors, number_or_text
@@ -64,22 +65,8 @@ def event(event_id: int):
     event = db.get_or_404(Event, event_id)
     query = request.args.get("q", "").strip()
     faction = request.args.get("faction", "")
-    select = db.select(Character).where(Character.event_id == event.id)
-    if query:
-        pattern = f"%{query}%"
-        select = select.where(Character.name.ilike(pattern) | Character.player.ilike(pattern))
-    if faction:
-        select = select.where(Character.faction == faction)
-    characters = db.session.scalars(select.order_by(Character.name)).all()
-    factions = sorted(
-        {
-            f
-            for f in db.session.scalars(
-                db.select(Character.faction).where(Character.event_id == event.id).distinct()
-            )
-            if f
-        }
-    )
+    characters = find_characters(event, query, faction)
+    factions = factions_of(event)
     return render_template(
         "organiser/event.html",
         event=event,
