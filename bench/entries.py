@@ -352,6 +352,9 @@ def entries_per_character(db_path: Path, characters: list[int]) -> list[int]:
 
 def report(phase: Phase, per_character: list[int]) -> tuple[float, float]:
     latencies = sorted(x for r in phase.results for x in r.latencies)
+    if not latencies:
+        print(f"--- {phase.clients} clients, {phase.seconds:.1f} s: no request was answered\n")
+        return 0.0, 0.0
     statuses: Counter = Counter()
     for r in phase.results:
         statuses.update(r.statuses)
@@ -362,7 +365,11 @@ def report(phase: Phase, per_character: list[int]) -> tuple[float, float]:
     rate = ok / phase.seconds
     connections = sum(r.connections for r in phase.results)
     header = next((r.connection_header for r in phase.results if r.connection_header), "?")
-    others = {str(s): n for s, n in sorted(statuses.items(), key=str) if s not in (200, 201)}
+    others = {
+        str(s): n
+        for s, n in sorted(statuses.items(), key=str)
+        if not (isinstance(s, int) and 200 <= s < 300)
+    }
     print(f"--- {phase.clients} clients, {phase.seconds:.1f} s")
     print(f"entries/s (2xx):      {rate:8.1f}   ({ok} of {total} requests)")
     print(
@@ -530,6 +537,8 @@ def main() -> None:
         parser.error("--workers must be between 1 and 32")
     if not args.clients or not all(1 <= n <= CHARACTERS for n in args.clients):
         parser.error(f"--clients: each between 1 and {CHARACTERS}")
+    # SIGTERM raises SystemExit here, so the finally clauses still stop the server.
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     run(args)
 
 
