@@ -1,7 +1,7 @@
 """The rules engine: plain data in, plain data out. No Flask, no database, no clock."""
 
 from .conversion import check_sheet, convert_sheet, sheet_ruleset, tabletop_values
-from .entries import Entry, entry_to_dict, read_entry, read_log
+from .entries import Entry, entry_from_stored, entry_to_dict, read_entry, read_log
 from .fold import order_log, resolve_undos, state_at
 from .problems import Checker, InvalidInput, Problem, RuleError
 from .registry import get_ruleset, ruleset_keys
@@ -23,6 +23,7 @@ __all__ = [
     "check_sheet",
     "convert_sheet",
     "default_settings",
+    "entry_from_stored",
     "entry_to_dict",
     "format_instant",
     "get_ruleset",

@@ -243,3 +243,13 @@ def entry_to_dict(entry: Entry) -> dict[str, Any]:
             if value is not None:
                 data[f.name] = value
     return data
+
+
+def entry_from_stored(data: dict[str, Any]) -> Entry:
+    """Rebuild an entry written by ``entry_to_dict`` and stored by the app.
+
+    Unlike ``read_entry`` it does not check the fields again: they were checked on the way
+    in, and reading a long log on every request must stay cheap.
+    """
+    values = {k: v for k, v in data.items() if k not in ("kind", "at")}
+    return KINDS[data["kind"]][0](at=parse_instant(data["at"]), **values)

@@ -26,10 +26,10 @@ class Recorded:
 
 def log_of(character: Character) -> list[rules.Entry]:
     """The character's entries in arrival order, as the engine reads them."""
-    rows = db.session.scalars(
-        select(Entry).where(Entry.character_id == character.id).order_by(Entry.id)
+    stored = db.session.scalars(
+        select(Entry.fields).where(Entry.character_id == character.id).order_by(Entry.id)
     )
-    return [rules.read_entry(row.fields) for row in rows]
+    return [rules.entry_from_stored(fields) for fields in stored]
 
 
 def state_of(character: Character, at: datetime) -> rules.Snapshot:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+from functools import lru_cache
 from typing import Any
 
 from .. import rules
@@ -31,7 +33,13 @@ def create_event(name: str, ruleset: str, settings: dict[str, Any] | None = None
 
 
 def event_settings(event: Event) -> rules.Settings:
-    return rules.read_settings(event.settings, event.ruleset)
+    return _settings(event.ruleset, json.dumps(event.settings or {}, sort_keys=True))
+
+
+@lru_cache(maxsize=64)
+def _settings(ruleset: str, settings_json: str) -> rules.Settings:
+    """Settings read once per worker for each distinct version of an event's settings."""
+    return rules.read_settings(json.loads(settings_json), ruleset)
 
 
 def change_settings(event: Event, raw: dict[str, Any]) -> None:

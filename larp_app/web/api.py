@@ -113,8 +113,10 @@ def post_characters(event_id: int):
     event = db.get_or_404(Event, event_id)
     body = _json_body()
     characters = import_sheets(event, body if isinstance(body, list) else [body])
+    # The answer is built before the commit, which would expire every row just written.
+    answer = {"characters": [_character_json(c, warnings=True) for c in characters]}
     db.session.commit()
-    return jsonify({"characters": [_character_json(c, warnings=True) for c in characters]}), 201
+    return jsonify(answer), 201
 
 
 @bp.post("/events/<int:event_id>/characters/check")
@@ -198,6 +200,6 @@ def post_entry(character_id: int):
     if isinstance(body, dict) and body.get("kind") == "revive" and g.user.role != "organiser":
         return error(403, "forbidden", "only organisers may revive")
     recorded = record_entry(character, body, g.user)
-    db.session.commit()
     answer = {"entry": recorded.row.fields, "state": recorded.snapshot.to_dict()}
+    db.session.commit()
     return jsonify(answer), 201 if recorded.created else 200

@@ -373,3 +373,27 @@ def test_a_malformed_entry_is_rejected_naming_its_field(fields, path, code):
     with pytest.raises(InvalidInput) as caught:
         read_entry(raw)
     assert (path, code) in [(p.path, p.code) for p in caught.value.problems]
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"kind": "hit", "damage": 2, "blows": 3, "pierce": True},
+        {"kind": "coup_de_grace"},
+        {"kind": "heal", "amount": 1},
+        {"kind": "repair", "full": True},
+        {"kind": "spend_energy", "amount": 2, "advancement": "Sguardo del Vuoto"},
+        {"kind": "restore_energy", "amount": 1},
+        {"kind": "status_on", "key": "paura", "seconds": 9},
+        {"kind": "status_off", "key": "paura"},
+        {"kind": "kill", "reason": "trama"},
+        {"kind": "revive", "hp": 2},
+        {"kind": "note", "text": "ok", "author": "rita"},
+        {"kind": "undo", "target": str(uuid.uuid4())},
+    ],
+)
+def test_a_stored_entry_reads_back_as_the_entry_that_was_stored(fields):
+    from larp_app.rules import entry_from_stored, entry_to_dict
+
+    original = entry(fields.pop("kind"), 5, **fields)
+    assert entry_from_stored(entry_to_dict(original)) == original
