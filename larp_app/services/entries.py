@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select
+from flask import current_app
+from sqlalchemy import insert, select
 from sqlalchemy.exc import IntegrityError
 
 from .. import rules
@@ -19,17 +21,42 @@ from .events import event_settings
 
 @dataclass(frozen=True)
 class Recorded:
-    row: Entry
+    fields: dict[str, Any]  # the entry as stored
     snapshot: rules.Snapshot
     created: bool  # False: the same id was stored before, nothing stored twice
 
 
+class LogCache:
+    """Entries already read, by row id, for the characters most recently asked about.
+
+    The log is append-only, so an entry read once never changes: each request reads only
+    the ids of a character's log and the rows this worker has not seen yet. Ids, not a
+    "last id seen", because PostgreSQL may commit a lower id after a higher one.
+    """
+
+    def __init__(self, characters: int = 2000):
+        self.characters = characters
+        self.known: OrderedDict[int, dict[int, rules.Entry]] = OrderedDict()
+
+    def log(self, character_id: int) -> list[rules.Entry]:
+        known = self.known.pop(character_id, None) or {}
+        self.known[character_id] = known
+        if len(self.known) > self.characters:
+            self.known.popitem(last=False)
+        ids = db.session.scalars(
+            select(Entry.id).where(Entry.character_id == character_id).order_by(Entry.id)
+        ).all()
+        missing = [i for i in ids if i not in known]
+        if missing:
+            rows = db.session.execute(select(Entry.id, Entry.fields).where(Entry.id.in_(missing)))
+            known.update((row_id, rules.entry_from_stored(fields)) for row_id, fields in rows)
+        return [known[i] for i in ids]
+
+
 def log_of(character: Character) -> list[rules.Entry]:
     """The character's entries in arrival order, as the engine reads them."""
-    stored = db.session.scalars(
-        select(Entry.fields).where(Entry.character_id == character.id).order_by(Entry.id)
-    )
-    return [rules.entry_from_stored(fields) for fields in stored]
+    cache = current_app.extensions.setdefault("larp_log_cache", LogCache())
+    return cache.log(character.id)
 
 
 def state_of(character: Character, at: datetime) -> rules.Snapshot:
@@ -60,8 +87,12 @@ def _placed(entry: rules.Entry, raw: dict[str, Any], now: datetime, limits) -> d
     return at
 
 
-def _existing(client_id: str) -> Entry | None:
-    return db.session.scalar(select(Entry).where(Entry.client_id == client_id))
+def _answer_again(character: Character, client_id: str, now: datetime) -> Recorded:
+    """The first answer to an id stored before; refused when it was another character's."""
+    first = db.session.scalar(select(Entry).where(Entry.client_id == client_id))
+    if first.character_id != character.id:
+        raise rules.InvalidInput([rules.Problem("id", "duplicate", {"got": client_id})])
+    return Recorded(first.fields, state_of(character, max(now, first.at)), created=False)
 
 
 def record_entry(
@@ -74,11 +105,9 @@ def record_entry(
     """Store one entry if the state at its instant allows it; RuleError says why not."""
     now = now_utc()
     entry = rules.read_entry(raw)
-    first = _existing(entry.id)
-    if first is not None:
-        if first.character_id != character.id:
-            raise rules.InvalidInput([rules.Problem("id", "duplicate", {"got": entry.id})])
-        return Recorded(first, state_of(character, max(now, first.at)), created=False)
+    log = log_of(character)
+    if any(e.id == entry.id for e in log):
+        return _answer_again(character, entry.id, now)
     at = _placed(entry, raw, now, limits)
     fields = {**rules.entry_to_dict(entry), "at": rules.format_instant(at)}
     if author is not None:
@@ -87,26 +116,26 @@ def record_entry(
     snapshot = rules.state_at(
         larp_sheet(character),
         event_settings(character.event),
-        [*log_of(character), entry],
+        [*log, entry],
         max(now, at),
     )
     refusal = next((c for c in snapshot.conflicts if c.id == entry.id), None)
     if refusal is not None:
         raise rules.RuleError(refusal.code, **refusal.params)
-    row = Entry(
-        client_id=entry.id,
-        character_id=character.id,
-        kind=entry.kind,
-        at=at,
-        sent_at=rules.parse_instant(raw["sent_at"]) if raw.get("sent_at") else None,
-        received_at=now,
-        author_id=author.id if author else None,
-        fields=fields,
-    )
+    row = {
+        "client_id": entry.id,
+        "character_id": character.id,
+        "kind": entry.kind,
+        "at": at,
+        "sent_at": rules.parse_instant(raw["sent_at"]) if raw.get("sent_at") else None,
+        "received_at": now,
+        "author_id": author.id if author else None,
+        "fields": fields,
+    }
     try:
-        with db.session.begin_nested():
-            db.session.add(row)
-    except IntegrityError:  # the same id from another referee's request, a moment ago
-        first = _existing(entry.id)
-        return Recorded(first, state_of(character, max(now, first.at)), created=False)
-    return Recorded(row, snapshot, created=True)
+        # A plain INSERT: the log is append-only, no object needs tracking afterwards.
+        db.session.execute(insert(Entry), [row])
+    except IntegrityError:  # the same id from another request a moment ago, or another's
+        db.session.rollback()  # only reads came before: nothing else is lost
+        return _answer_again(character, entry.id, now)
+    return Recorded(fields, snapshot, created=True)

@@ -200,6 +200,6 @@ def post_entry(character_id: int):
     if isinstance(body, dict) and body.get("kind") == "revive" and g.user.role != "organiser":
         return error(403, "forbidden", "only organisers may revive")
     recorded = record_entry(character, body, g.user)
-    answer = {"entry": recorded.row.fields, "state": recorded.snapshot.to_dict()}
+    answer = {"entry": recorded.fields, "state": recorded.snapshot.to_dict()}
     db.session.commit()
     return jsonify(answer), 201 if recorded.created else 200

@@ -232,3 +232,17 @@ def test_the_openapi_document_describes_every_route(client):
         "/characters/{id}/state",
         "/events/{id}/roster",
     } <= set(doc["paths"])
+
+
+def test_an_entry_id_already_used_for_another_character_is_refused(
+    client, organiser, referee, event_id, character_id
+):
+    other = client.post(
+        f"/api/v1/events/{event_id}/characters", json=SHEET, headers=organiser
+    ).json["characters"][0]["id"]
+    hit = entry("hit")
+    client.post(f"/api/v1/characters/{character_id}/entries", json=hit, headers=referee)
+    answer = client.post(f"/api/v1/characters/{other}/entries", json=hit, headers=referee)
+    assert (answer.status_code, list(answer.json["fields"])) == (422, ["id"])
+    state = client.get(f"/api/v1/characters/{other}/state", headers=referee).json
+    assert state["ap"] == 3
