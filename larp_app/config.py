@@ -18,6 +18,10 @@ BABEL_DEFAULT_LOCALE = "en"
 SQLALCHEMY_DATABASE_URI = os.environ.get("DATABASE_URL") or None
 SQLALCHEMY_ENGINE_OPTIONS = {"pool_pre_ping": True}
 
+# The address printed in badge QR codes, e.g. http://192.168.1.10:5000 (often a LAN address
+# at an event). None: the address the organiser's browser used.
+PUBLIC_BASE_URL = None
+
 # The live API refuses entries dated further ahead or further back than these.
 ENTRY_MAX_FUTURE_SECONDS = 10
 ENTRY_MAX_AGE_HOURS = 24

@@ -55,6 +55,10 @@ REFUSALS = {
     "unknown_target": _l("there is no earlier entry {target} to undo"),
     "cannot_undo_undo": _l("an undo cannot be undone"),
     "already_undone": _l("entry {target} is already undone"),
+    "unknown": _l("no badge has this code"),
+    "revoked": _l("this badge was replaced by a new one: ask for the new card"),
+    "other_event": _l("this badge belongs to another event"),
+    "bad_short_code": _l("this code has a typo: check each character"),
 }
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint
+from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 from sqlalchemy.types import DateTime, TypeDecorator
 
@@ -63,8 +63,11 @@ class Character(db.Model):
     tabletop: Mapped[dict[str, Any]] = mapped_column(JSON)
     larp: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    # The player's own link (on the back of the badge): read-only, this character only.
+    player_secret: Mapped[str | None] = mapped_column(String(40), unique=True, index=True)
 
     event: Mapped[Event] = relationship(back_populates="characters")
+    badges: Mapped[list[Badge]] = relationship(back_populates="character", order_by="Badge.id")
 
 
 class Entry(db.Model):
@@ -90,3 +93,55 @@ class LoginAttempt(db.Model):
     username: Mapped[str] = mapped_column(String(80), index=True)
     address: Mapped[str] = mapped_column(String(64), index=True)
     at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
+
+
+class Badge(db.Model):
+    """A printed card: its secret goes in the QR code, its short code is for typing."""
+
+    __table_args__ = (
+        # One active badge per character.
+        Index(
+            "uq_badge_active",
+            "character_id",
+            unique=True,
+            sqlite_where=text("revoked_at IS NULL"),
+            postgresql_where=text("revoked_at IS NULL"),
+        ),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    character_id: Mapped[int] = mapped_column(ForeignKey("character.id"), index=True)
+    secret: Mapped[str] = mapped_column(String(40), unique=True)
+    short_code: Mapped[str] = mapped_column(String(12), unique=True)
+    issued_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    printed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+    character: Mapped[Character] = relationship(back_populates="badges")
+
+
+class BadgeLookup(db.Model):
+    """A refused scan or typed code, kept for the organiser."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("user.id"))
+    event_id: Mapped[int | None] = mapped_column(ForeignKey("event.id"), index=True)
+    badge_id: Mapped[int | None] = mapped_column(ForeignKey("badge.id"))
+    presented: Mapped[str] = mapped_column(String(80))
+    reason: Mapped[str] = mapped_column(String(20))  # unknown | revoked | other_event | ...
+
+
+class PrintJob(db.Model):
+    """A badge print running in the background; the page polls its progress."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("event.id"), index=True)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(10))  # queued | running | done | failed
+    done: Mapped[int] = mapped_column(default=0)
+    total: Mapped[int] = mapped_column(default=0)
+    path: Mapped[str | None] = mapped_column(String(255))
+    error: Mapped[str | None] = mapped_column(String(255))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)

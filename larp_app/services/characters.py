@@ -7,6 +7,7 @@ from typing import Any
 from .. import rules
 from ..extensions import db
 from ..models import Character, Event
+from .badges import ensure_badges
 from .clock import now_utc
 from .events import event_settings
 
@@ -40,11 +41,13 @@ def import_sheets(event: Event, sheets: list[Any]) -> list[Character]:
             tabletop=raw,
             larp=sheet.to_dict(),
             created_at=now,
+            badges=[],  # known to be empty: issuing their badges needs no query
         )
         for raw, sheet in zip(sheets, larp, strict=True)
     ]
     db.session.add_all(characters)
     db.session.flush()
+    ensure_badges(characters)
     return characters
 
 

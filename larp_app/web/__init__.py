@@ -13,10 +13,11 @@ def register(app: Flask) -> None:
     from .i18n import bp as i18n
     from .organiser import bp as organiser
     from .referee import bp as referee
+    from .scan import bp as scan
 
     security.configure(app)
     display.register(app)
-    for blueprint in (home, auth, i18n, organiser, referee, api):
+    for blueprint in (home, auth, i18n, organiser, referee, scan, api):
         app.register_blueprint(blueprint)
     csrf.exempt(api)  # the API authenticates each request by its bearer token, not a cookie
 

@@ -11,11 +11,13 @@ from .. import rules
 from ..extensions import db
 from ..messages import problem_message, refusal_message
 from ..models import Character, Event
+from ..services.badges import BadgeRefused, issue_badge, resolve_badge, scan_url, status_url
 from ..services.characters import check_sheets, import_sheets
 from ..services.clock import now_utc
 from ..services.entries import log_of, record_entry, state_of
 from ..services.events import create_event
 from ..services.users import user_for_token
+from .display import public_base_url
 from .openapi import OPENAPI
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -89,6 +91,54 @@ def _character_json(character: Character, warnings: bool = False) -> dict:
     if warnings:
         data["warnings"] = character.larp.get("warnings", [])
     return data
+
+
+def _badge_refused(code: str):
+    return error(404, code, refusal_message(code, {}))
+
+
+@bp.get("/badges/<path:presented>")
+@requires("organiser", "referee")
+def get_badge(presented: str):
+    """The character a scanned secret or a typed short code names."""
+    event_id = request.args.get("event", type=int)
+    try:
+        badge = resolve_badge(presented, g.user, event_id)
+    except BadgeRefused as refused:
+        db.session.commit()  # the refused lookup is kept for the organiser
+        return _badge_refused(refused.code)
+    character = badge.character
+    return jsonify(
+        {
+            "character": {
+                **_character_json(character),
+                "name": character.name,
+                "player": character.player,
+                "faction": character.faction,
+            },
+            "badge": {
+                "short_code": badge.short_code,
+                "issued_at": rules.format_instant(badge.issued_at),
+            },
+        }
+    )
+
+
+@bp.post("/characters/<int:character_id>/badge")
+@requires("organiser")
+def reissue_badge(character_id: int):
+    """Reissue a lost badge: the old card is refused from now on."""
+    character = _character(character_id)
+    badge = issue_badge(character)
+    base = public_base_url()
+    answer = {
+        "secret": badge.secret,
+        "short_code": badge.short_code,
+        "scan_url": scan_url(base, badge),
+        "status_url": status_url(base, character),
+    }
+    db.session.commit()
+    return jsonify(answer), 201
 
 
 @bp.get("/openapi.json")

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from flask import Flask
+from flask import Flask, current_app, request
 from flask_babel import get_locale
 from flask_babel import gettext as _
 
 from .. import rules
-from ..messages import problem_message
+from ..messages import problem_message, refusal_message
 
 
 def entry_summary(entry: rules.Entry) -> str:
@@ -35,10 +35,16 @@ def entry_summary(entry: rules.Entry) -> str:
     return ""
 
 
+def public_base_url() -> str:
+    """Where phones reach this app: configured for the event's network, else as asked."""
+    return current_app.config.get("PUBLIC_BASE_URL") or request.host_url
+
+
 def register(app: Flask) -> None:
     app.jinja_env.globals.update(
         entry_summary=entry_summary,
         format_instant=rules.format_instant,
         get_locale=get_locale,
         problem_text=problem_message,
+        refusal_text=lambda code, **params: refusal_message(code, params),
     )

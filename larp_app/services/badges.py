@@ -1,0 +1,109 @@
+"""Badges: issue, reissue (the old card stops working at once), resolve a scan or a code."""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from sqlalchemy import select
+
+from .. import tokens
+from ..extensions import db
+from ..models import Badge, BadgeLookup, Character, User
+from .clock import now_utc
+
+SCAN_VERSION = "1"  # in the QR's URL, so a future format can be told apart
+
+
+class BadgeRefused(Exception):
+    """A scan or code that names no usable badge: ``unknown``, ``revoked``, ``other_event``..."""
+
+    def __init__(self, code: str):
+        super().__init__(code)
+        self.code = code
+
+
+def active_badge(character: Character) -> Badge | None:
+    return next((b for b in character.badges if b.revoked_at is None), None)
+
+
+def issue_badge(character: Character) -> Badge:
+    """Give the character a new badge, revoking the one it had; make its player secret."""
+    now = now_utc()
+    old = active_badge(character)
+    if old is not None:
+        old.revoked_at = now
+        db.session.flush()  # the old one stops counting before the new one exists
+    if character.player_secret is None:
+        character.player_secret = tokens.new_secret()
+    badge = Badge(
+        character=character,
+        secret=tokens.new_secret(),
+        short_code=tokens.new_short_code(),
+        issued_at=now,
+    )
+    db.session.add(badge)
+    db.session.flush()
+    return badge
+
+
+def ensure_badges(characters: list[Character]) -> int:
+    """Issue a badge to every character that has none; return how many were issued."""
+    missing = [c for c in characters if active_badge(c) is None]
+    for character in missing:
+        issue_badge(character)
+    return len(missing)
+
+
+def scan_url(base: str, badge: Badge) -> str:
+    return f"{base.rstrip('/')}/b/{badge.secret}?v={SCAN_VERSION}"
+
+
+def status_url(base: str, character: Character) -> str:
+    return f"{base.rstrip('/')}/p/{character.player_secret}"
+
+
+def _secret_in(presented: str) -> str:
+    """The secret in a scanned URL (``.../b/SECRET?v=1``) or a bare secret."""
+    text = presented.strip()
+    path = urlsplit(text).path if "/b/" in text else text
+    return path.rsplit("/b/", 1)[-1].strip("/").upper()
+
+
+def resolve_badge(presented: str, user: User | None, event_id: int | None = None) -> Badge:
+    """The active badge a scan or a typed short code names; BadgeRefused (recorded) if none."""
+    badge, reason = None, None
+    if tokens.looks_like_short_code(presented):
+        code = tokens.read_short_code(presented)
+        if code is None:
+            reason = "bad_short_code"
+        else:
+            badge = db.session.scalar(select(Badge).where(Badge.short_code == code))
+    else:
+        badge = db.session.scalar(select(Badge).where(Badge.secret == _secret_in(presented)))
+    if reason is None:
+        if badge is None:
+            reason = "unknown"
+        elif badge.revoked_at is not None:
+            reason = "revoked"
+        elif event_id is not None and badge.character.event_id != event_id:
+            reason = "other_event"
+    if reason is not None:
+        db.session.add(
+            BadgeLookup(
+                at=now_utc(),
+                user_id=user.id if user else None,
+                reason=reason,
+                event_id=event_id
+                if event_id is not None
+                else (badge.character.event_id if badge else None),
+                badge_id=badge.id if badge else None,
+                presented=presented.strip()[:80],
+            )
+        )
+        db.session.flush()
+        raise BadgeRefused(reason)
+    return badge
+
+
+def character_for_player(secret: str) -> Character | None:
+    return db.session.scalar(select(Character).where(Character.player_secret == secret.upper()))

@@ -1,0 +1,31 @@
+"""What a phone's own camera app opens when it reads a badge."""
+
+from __future__ import annotations
+
+from flask import Blueprint, g, redirect, render_template, url_for
+
+from ..extensions import db
+from ..services.badges import BadgeRefused, resolve_badge
+
+bp = Blueprint("scan", __name__)
+
+
+@bp.get("/b/<secret>")
+def badge(secret: str):
+    """Referees land on the character; anyone else sees nothing about it and is asked to log in."""
+    if g.user is None:
+        return render_template("scan/neutral.html")
+    try:
+        found = resolve_badge(secret, g.user)
+    except BadgeRefused as refused:
+        db.session.commit()  # the refused lookup is kept for the organiser
+        return render_template("scan/refused.html", code=refused.code), 404
+    if g.user.role == "organiser":
+        return redirect(url_for("organiser.character", character_id=found.character_id))
+    return redirect(
+        url_for(
+            "referee.roster",
+            event_id=found.character.event_id,
+            _anchor=f"character-{found.character_id}",
+        )
+    )
