@@ -26,11 +26,15 @@ messages: install
 	$(BIN)/pybabel extract --ignore-dirs ".* tests" -F babel.cfg -k _l -k lazy_gettext -o larp_app/translations/messages.pot .
 	$(BIN)/pybabel update -i larp_app/translations/messages.pot -d larp_app/translations
 
+# This machine's address on the LAN: phones reach it there, and badge QR codes point there.
+LAN_IP := $(shell hostname -I 2>/dev/null | cut -d' ' -f1 | grep . || echo 127.0.0.1)
+export LARP_PUBLIC_BASE_URL ?= http://$(LAN_IP):$(PORT)
+
 # Migrate, load the demo once, then serve to phones on the LAN with gunicorn's sync workers.
 run: install translations
 	$(FLASK) db upgrade
 	$(FLASK) demo
-	@echo "Open http://$$(hostname -I 2>/dev/null | cut -d' ' -f1 | grep . || echo 127.0.0.1):$(PORT)/ on a phone on this network."
+	@echo "Open $(LARP_PUBLIC_BASE_URL)/ on a phone on this network."
 	$(BIN)/gunicorn --workers $(WORKERS) --worker-class sync --bind $(HOST):$(PORT) 'larp_app:create_app()'
 
 lint: install

@@ -8,13 +8,15 @@ from pathlib import Path
 from typing import Any
 
 import click
-from flask import Flask
+from flask import Flask, current_app
 from flask.cli import AppGroup, with_appcontext
 
 from . import rules
+from .badges import LAYOUTS, PAPERS
 from .extensions import db
-from .messages import problem_message, refusal_message
+from .messages import badge_labels, problem_message, refusal_message
 from .models import Event
+from .services.badge_prints import print_badges
 from .services.characters import import_sheets
 from .services.demo import load_demo
 from .services.events import create_event
@@ -25,10 +27,11 @@ sheets_cli = AppGroup("sheets", help="Check, convert and import character sheets
 log_cli = AppGroup("log", help="Work with exported referee logs.")
 event_cli = AppGroup("event", help="Create events.")
 users_cli = AppGroup("users", help="Create organiser and referee accounts.")
+badges_cli = AppGroup("badges", help="Print badges.")
 
 
 def register(app: Flask) -> None:
-    for group in (sheets_cli, log_cli, event_cli, users_cli):
+    for group in (sheets_cli, log_cli, event_cli, users_cli, badges_cli):
         app.cli.add_command(group)
     app.cli.add_command(demo_command)
 
@@ -193,3 +196,42 @@ def demo_command() -> None:
     )
     for username, password in result.logins:
         click.echo(f"login: {username} / {password}")
+
+
+@badges_cli.command("print")
+@click.argument("event_id", metavar="EVENT", type=int)
+@click.option(
+    "--out",
+    "out",
+    required=True,
+    type=click.Path(dir_okay=False, writable=True),
+    metavar="FILE.pdf",
+)
+@click.option("--layout", type=click.Choice(list(LAYOUTS)), default="cr80-10up", show_default=True)
+@click.option("--paper", type=click.Choice(list(PAPERS)), default="a4", show_default=True)
+@click.option("--faction", default="", help="Only this faction's badges.")
+@click.option("--only-new", is_flag=True, help="Only badges never printed (new or reissued).")
+@click.option("--base-url", help="Address in the QR codes (default: PUBLIC_BASE_URL).")
+def badges_print_command(event_id, out, layout, paper, faction, only_new, base_url):
+    """Write the print PDF of EVENT's badges, fronts and backs for long-edge duplex."""
+    event = db.session.get(Event, event_id)
+    if event is None:
+        _fail([rules.Problem("EVENT", "not_found", {"got": event_id})])
+    base = base_url or current_app.config.get("PUBLIC_BASE_URL")
+    if not base:
+        _fail([rules.Problem("--base-url", "required", {})])
+    count = print_badges(
+        event,
+        out,
+        base=base,
+        labels=badge_labels(),
+        layout=layout,
+        paper=paper,
+        faction=faction,
+        only_new=only_new,
+    )
+    db.session.commit()
+    if count == 0:
+        click.echo("no badges to print: nothing written")
+    else:
+        click.echo(f"{count} badges written to {out} ({layout}, {paper})")

@@ -22,6 +22,9 @@ SQLALCHEMY_ENGINE_OPTIONS = {"pool_pre_ping": True}
 # at an event). None: the address the organiser's browser used.
 PUBLIC_BASE_URL = None
 
+# Where background badge prints are written; None: instance/prints.
+PRINT_FOLDER = None
+
 # The live API refuses entries dated further ahead or further back than these.
 ENTRY_MAX_FUTURE_SECONDS = 10
 ENTRY_MAX_AGE_HOURS = 24

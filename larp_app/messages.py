@@ -93,3 +93,15 @@ def problem_message(problem: Problem) -> str:
 def refusal_message(code: str, params: dict[str, Any]) -> str:
     """``needs 2 energy, has 1``."""
     return _render(REFUSALS.get(code, code), params)
+
+
+def badge_labels() -> dict[str, str]:
+    """The words printed on badges, in the current language."""
+    return {
+        "your_status": str(_l("Your status")),
+        "hit_points": str(_l("Hit points")),
+        "armour": str(_l("Armour")),
+        "energy": str(_l("Energy")),
+        "every_minutes": str(_l("1 every {minutes} min")),
+        "code": str(_l("Code")),
+    }

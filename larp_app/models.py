@@ -37,6 +37,8 @@ class Event(db.Model):
     name: Mapped[str] = mapped_column(String(120))
     ruleset: Mapped[str] = mapped_column(String(40))
     settings: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    # Badge band colour of each faction, "#RRGGBB"; a faction not listed gets one of a palette.
+    faction_colours: Mapped[dict[str, str]] = mapped_column(JSON, default=dict, server_default="{}")
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
     characters: Mapped[list[Character]] = relationship(back_populates="event")

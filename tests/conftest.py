@@ -43,9 +43,15 @@ def database_url(request, tmp_path):
 
 
 @pytest.fixture
-def app(database_url):
+def app(database_url, tmp_path):
     """A fresh app in testing mode, its database made by the migrations, for each test."""
-    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url})
+    app = create_app(
+        {
+            "TESTING": True,
+            "SQLALCHEMY_DATABASE_URI": database_url,
+            "PRINT_FOLDER": str(tmp_path / "prints"),
+        }
+    )
     with app.app_context():
         upgrade()
     yield app

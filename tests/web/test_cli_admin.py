@@ -82,3 +82,45 @@ def test_the_demo_loads_once(app, runner):
     assert first.output.startswith("created") and second.output.startswith("already there")
     assert "login: referee / referee-demo" in first.output
     assert (count(app, Event), count(app, Character), count(app, User)) == (1, 24, 2)
+
+
+def test_badges_print_writes_the_pdf_of_every_badge(app, runner, tmp_path):
+    runner.invoke(args=["demo"])
+    out = tmp_path / "badges.pdf"
+    result = runner.invoke(
+        args=[
+            "badges",
+            "print",
+            "1",
+            "--out",
+            str(out),
+            "--layout",
+            "a7-8up",
+            "--paper",
+            "letter",
+            "--base-url",
+            "http://192.168.1.10:5000",
+        ]
+    )
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("24 badges written")
+    assert out.read_bytes()[:5] == b"%PDF-"
+    again = runner.invoke(
+        args=[
+            "badges",
+            "print",
+            "1",
+            "--out",
+            str(out),
+            "--only-new",
+            "--base-url",
+            "http://192.168.1.10:5000",
+        ]
+    )
+    assert again.output.startswith("no badges to print")
+
+
+def test_badges_print_needs_an_address_for_the_qr_codes(runner, tmp_path):
+    runner.invoke(args=["demo"])
+    result = runner.invoke(args=["badges", "print", "1", "--out", str(tmp_path / "b.pdf")])
+    assert result.exit_code == 2 and "--base-url: is required" in result.stderr

@@ -1,0 +1,169 @@
+"""Badges: print runs with progress, faction colours, refused scans, one card, reissue."""
+
+from __future__ import annotations
+
+import re
+
+from flask import (
+    Response,
+    abort,
+    current_app,
+    flash,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    send_file,
+    url_for,
+)
+from flask_babel import gettext as _
+
+from ...badges import LAYOUTS, PAPERS, card_png
+from ...extensions import db
+from ...messages import badge_labels
+from ...models import BadgeLookup, Character, Event, PrintJob
+from ...services.badge_prints import badge_face, faction_colour, start_print_job
+from ...services.badges import ensure_badges, issue_badge
+from ...services.characters import factions_of
+from ..auth import login_required
+from ..display import public_base_url
+from . import bp
+
+COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
+
+
+def _job(event_id: int, job_id: int) -> PrintJob:
+    job = db.get_or_404(PrintJob, job_id)
+    if job.event_id != event_id:
+        abort(404)
+    return job
+
+
+@bp.get("/events/<int:event_id>/badges")
+@login_required("organiser")
+def badges(event_id: int):
+    event = db.get_or_404(Event, event_id)
+    jobs = db.session.scalars(
+        db.select(PrintJob)
+        .where(PrintJob.event_id == event.id)
+        .order_by(PrintJob.id.desc())
+        .limit(10)
+    ).all()
+    refused = db.session.scalars(
+        db.select(BadgeLookup)
+        .where(BadgeLookup.event_id == event.id)
+        .order_by(BadgeLookup.id.desc())
+        .limit(50)
+    ).all()
+    factions = factions_of(event)
+    return render_template(
+        "organiser/badges.html",
+        event=event,
+        jobs=jobs,
+        refused=refused,
+        layouts=LAYOUTS,
+        papers=PAPERS,
+        factions=factions,
+        colours={f: faction_colour(event, f) for f in factions},
+    )
+
+
+@bp.post("/events/<int:event_id>/badges/print")
+@login_required("organiser")
+def print_badges(event_id: int):
+    event = db.get_or_404(Event, event_id)
+    form = request.form
+    options = {
+        "layout": form.get("layout", "cr80-10up"),
+        "paper": form.get("paper", "a4"),
+        "faction": form.get("faction", ""),
+        "only_new": form.get("only_new") == "on",
+        "base": public_base_url(),
+        "labels": badge_labels(),
+    }
+    try:
+        job = start_print_job(current_app._get_current_object(), event, options)
+    except ValueError as exc:
+        flash(str(exc), "error")
+        return redirect(url_for("organiser.badges", event_id=event.id))
+    return redirect(url_for("organiser.print_job", event_id=event.id, job_id=job.id))
+
+
+@bp.get("/events/<int:event_id>/badges/jobs/<int:job_id>")
+@login_required("organiser")
+def print_job(event_id: int, job_id: int):
+    return render_template(
+        "organiser/print_job.html", event=db.get_or_404(Event, event_id), job=_job(event_id, job_id)
+    )
+
+
+@bp.get("/events/<int:event_id>/badges/jobs/<int:job_id>.json")
+@login_required("organiser")
+def print_job_status(event_id: int, job_id: int):
+    job = _job(event_id, job_id)
+    return jsonify(
+        {
+            "status": job.status,
+            "done": job.done,
+            "total": job.total,
+            "error": job.error,
+            "download": url_for("organiser.print_download", event_id=event_id, job_id=job.id)
+            if job.path
+            else None,
+        }
+    )
+
+
+@bp.get("/events/<int:event_id>/badges/jobs/<int:job_id>/badges.pdf")
+@login_required("organiser")
+def print_download(event_id: int, job_id: int):
+    job = _job(event_id, job_id)
+    if job.status != "done" or not job.path:
+        abort(404)
+    return send_file(
+        job.path,
+        mimetype="application/pdf",
+        as_attachment=True,
+        download_name=f"badges-{event_id}-{job.id}.pdf",
+    )
+
+
+@bp.post("/events/<int:event_id>/badges/colours")
+@login_required("organiser")
+def faction_colours(event_id: int):
+    event = db.get_or_404(Event, event_id)
+    colours = {}
+    for faction in factions_of(event):
+        value = request.form.get(f"colour.{faction}", "")
+        if COLOUR.match(value):
+            colours[faction] = value.lower()
+    event.faction_colours = colours
+    db.session.commit()
+    flash(_("Faction colours saved."), "info")
+    return redirect(url_for("organiser.badges", event_id=event.id))
+
+
+@bp.get("/characters/<int:character_id>/badge-<side>.png")
+@login_required("organiser")
+def badge_png(character_id: int, side: str):
+    if side not in ("front", "back"):
+        abort(404)
+    character = db.get_or_404(Character, character_id)
+    ensure_badges([character])
+    face = badge_face(character, public_base_url(), badge_labels())
+    db.session.commit()
+    return Response(
+        card_png(face, side), mimetype="image/png", headers={"Cache-Control": "no-store"}
+    )
+
+
+@bp.post("/characters/<int:character_id>/badge")
+@login_required("organiser")
+def reissue(character_id: int):
+    character = db.get_or_404(Character, character_id)
+    badge = issue_badge(character)
+    db.session.commit()
+    flash(
+        _("New badge %(code)s issued: the old card no longer works.", code=badge.short_code), "info"
+    )
+    return redirect(url_for("organiser.character", character_id=character.id))
