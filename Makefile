@@ -28,7 +28,7 @@ messages: install
 
 # This machine's address on the LAN: phones reach it there, and badge QR codes point there.
 LAN_IP := $(shell hostname -I 2>/dev/null | cut -d' ' -f1 | grep . || echo 127.0.0.1)
-export LARP_PUBLIC_BASE_URL ?= http://$(LAN_IP):$(PORT)
+run: export LARP_PUBLIC_BASE_URL ?= http://$(LAN_IP):$(PORT)
 
 # Migrate, load the demo once, then serve to phones on the LAN with gunicorn's sync workers.
 run: install translations
