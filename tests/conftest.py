@@ -50,6 +50,7 @@ def app(database_url, tmp_path):
             "TESTING": True,
             "SQLALCHEMY_DATABASE_URI": database_url,
             "PRINT_FOLDER": str(tmp_path / "prints"),
+            "PUBLIC_BASE_URL": None,  # whatever the environment says
         }
     )
     with app.app_context():
