@@ -55,6 +55,7 @@ REFUSALS = {
     "unknown_target": _l("there is no earlier entry {target} to undo"),
     "cannot_undo_undo": _l("an undo cannot be undone"),
     "already_undone": _l("entry {target} is already undone"),
+    "undo_not_allowed": _l("referees undo only their own entries of the last {minutes} minutes"),
     "unknown": _l("no badge has this code"),
     "revoked": _l("this badge was replaced by a new one: ask for the new card"),
     "other_event": _l("this badge belongs to another event"),

@@ -95,6 +95,21 @@ def _answer_again(character: Character, client_id: str, now: datetime) -> Record
     return Recorded(first.fields, state_of(character, max(now, first.at)), created=False)
 
 
+UNDO_WINDOW = timedelta(minutes=10)
+
+
+def _check_undo_allowed(undo: rules.Entry, log: list[rules.Entry], author: User | None,
+                        now: datetime) -> None:
+    """Referees undo their own entries of the last 10 minutes; organisers undo any."""
+    if author is None or author.role == "organiser":
+        return
+    target = next((e for e in log if e.id == undo.target), None)
+    if target is None:
+        return  # the fold refuses it as unknown_target
+    if target.author != author.username or now - target.at > UNDO_WINDOW:
+        raise rules.RuleError("undo_not_allowed", minutes=10)
+
+
 def record_entry(
     character: Character,
     raw: Any,
@@ -108,6 +123,8 @@ def record_entry(
     log = log_of(character)
     if any(e.id == entry.id for e in log):
         return _answer_again(character, entry.id, now)
+    if entry.kind == "undo":
+        _check_undo_allowed(entry, log, author, now)
     at = _placed(entry, raw, now, limits)
     fields = {**rules.entry_to_dict(entry), "at": rules.format_instant(at)}
     if author is not None:

@@ -5,7 +5,9 @@ from __future__ import annotations
 from functools import wraps
 
 from flask import Blueprint, g, jsonify, request
+from flask_wtf.csrf import validate_csrf
 from werkzeug.exceptions import HTTPException
+from wtforms import ValidationError
 
 from .. import rules
 from ..extensions import db
@@ -45,14 +47,30 @@ def _http(exc: HTTPException):
     )
 
 
+def _caller():
+    """The bearer token's user; else the logged-in browser's, whose writes carry the CSRF token."""
+    header = request.headers.get("Authorization", "")
+    if header.startswith("Bearer "):
+        return user_for_token(header[7:]), None
+    if g.get("user") is None:
+        return None, None
+    if request.method not in ("GET", "HEAD", "OPTIONS"):
+        try:
+            validate_csrf(request.headers.get("X-CSRFToken", ""))
+        except ValidationError:
+            return None, error(400, "csrf", "the page's CSRF token is missing or stale")
+    return g.user, None
+
+
 def requires(*roles: str):
-    """Refuse a request without a valid bearer token of one of ``roles``."""
+    """Refuse a request without a valid bearer token or session of one of ``roles``."""
 
     def decorate(view):
         @wraps(view)
         def wrapped(*args, **kwargs):
-            header = request.headers.get("Authorization", "")
-            user = user_for_token(header[7:]) if header.startswith("Bearer ") else None
+            user, refusal = _caller()
+            if refusal is not None:
+                return refusal
             if user is None:
                 return error(401, "unauthorized", "a valid bearer token is required")
             if user.role not in roles:
@@ -63,6 +81,16 @@ def requires(*roles: str):
         return wrapped
 
     return decorate
+
+
+@bp.after_request
+def _conditional(response):
+    """ETag on every JSON answer, so polling phones get a 304 when nothing changed."""
+    if request.method == "GET" and response.status_code == 200 and response.is_json:
+        response.add_etag()
+        response.headers["Cache-Control"] = "no-cache"
+        response.make_conditional(request)
+    return response
 
 
 def _json_body():

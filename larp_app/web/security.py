@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import mimetypes
 import secrets
 from pathlib import Path
 
@@ -21,6 +22,13 @@ CSP = "; ".join(
         "frame-ancestors 'none'",
     ]
 )
+
+
+# Service workers and wasm decoders refuse other types than these.
+mimetypes.add_type("text/javascript", ".js")
+mimetypes.add_type("text/javascript", ".mjs")
+mimetypes.add_type("application/wasm", ".wasm")
+mimetypes.add_type("application/manifest+json", ".webmanifest")
 
 
 def configure(app: Flask) -> None:

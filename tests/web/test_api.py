@@ -246,3 +246,46 @@ def test_an_entry_id_already_used_for_another_character_is_refused(
     assert (answer.status_code, list(answer.json["fields"])) == (422, ["id"])
     state = client.get(f"/api/v1/characters/{other}/state", headers=referee).json
     assert state["ap"] == 3
+
+
+def test_a_referee_undoes_only_their_own_recent_entries(
+    app, client, organiser, referee, character_id
+):
+    url = f"/api/v1/characters/{character_id}/entries"
+    mine = entry("hit", 60)
+    old = entry("note", 11 * 60, text="long ago")
+    theirs = entry("note", 30, text="the organiser's")
+    client.post(url, json=mine, headers=referee)
+    client.post(url, json=old, headers=referee)
+    client.post(url, json=theirs, headers=organiser)
+    for target in (old, theirs):
+        refused = client.post(url, json=entry("undo", target=target["id"]), headers=referee)
+        assert (refused.status_code, refused.json["error"]) == (409, "undo_not_allowed")
+    assert (
+        client.post(url, json=entry("undo", target=mine["id"]), headers=referee).status_code == 201
+    )
+    assert (
+        client.post(url, json=entry("undo", target=old["id"]), headers=organiser).status_code == 201
+    )
+
+
+def test_the_browser_calls_the_api_with_its_session_and_csrf_token(app, client, character_id):
+    from .helpers import csrf_token, log_in, make_user
+
+    make_user(app, "rita", "referee")
+    log_in(client, "rita")
+    url = f"/api/v1/characters/{character_id}/entries"
+    without = client.post(url, json=entry("hit"))
+    assert (without.status_code, without.json["error"]) == (400, "csrf")
+    token = csrf_token(client, "/referee/")
+    assert client.post(url, json=entry("hit"), headers={"X-CSRFToken": token}).status_code == 201
+
+
+def test_polling_an_unchanged_state_answers_304(client, referee, character_id):
+    url = f"/api/v1/characters/{character_id}/entries"
+    first = client.get(url, headers=referee)
+    again = client.get(url, headers={**referee, "If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 304 and again.data == b""
+    client.post(url, json=entry("hit"), headers=referee)
+    changed = client.get(url, headers={**referee, "If-None-Match": first.headers["ETag"]})
+    assert changed.status_code == 200

@@ -1,0 +1,65 @@
+// The JSON API, as the logged-in browser calls it: session cookie plus the page's CSRF token.
+
+const csrf = () => document.querySelector('meta[name="csrf-token"]')?.content ?? "";
+
+export class ApiError extends Error {
+  constructor(status, body) {
+    super(body?.message || `HTTP ${status}`);
+    this.status = status;
+    this.code = body?.error;
+    this.fields = body?.fields || {};
+  }
+}
+
+async function answer(response) {
+  const body = response.headers.get("Content-Type")?.includes("json")
+    ? await response.json()
+    : null;
+  if (!response.ok) throw new ApiError(response.status, body);
+  return body;
+}
+
+export async function getJSON(url) {
+  return answer(await fetch(url, { credentials: "same-origin" }));
+}
+
+export async function postJSON(url, data) {
+  return answer(
+    await fetch(url, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf() },
+      body: JSON.stringify(data),
+    }),
+  );
+}
+
+// Ask `url` every `seconds` with If-None-Match; call `onChange(body)` only when it changed.
+// Returns a function that polls at once (after an action, or when the phone wakes up).
+export function poll(url, onChange, seconds = 2) {
+  let etag = null;
+  let timer = null;
+  const tick = async () => {
+    clearTimeout(timer);
+    try {
+      const headers = etag ? { "If-None-Match": etag } : {};
+      const response = await fetch(url, { credentials: "same-origin", headers });
+      if (response.status === 200) {
+        etag = response.headers.get("ETag");
+        onChange(await response.json());
+      }
+    } catch {
+      // offline for a moment: try again at the next tick
+    }
+    timer = setTimeout(tick, seconds * 1000);
+  };
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") tick();
+  });
+  tick();
+  return tick;
+}
+
+// A client-made id for every entry.
+export const newId = () => crypto.randomUUID();
+export const nowISO = () => new Date().toISOString();
