@@ -9,17 +9,21 @@ from . import display, security
 def register(app: Flask) -> None:
     from .api import bp as api
     from .auth import bp as auth
+    from .console import bp as console
     from .home import bp as home
     from .i18n import bp as i18n
     from .organiser import bp as organiser
+    from .player import bp as player
     from .referee import bp as referee
     from .scan import bp as scan
+    from .scanner import bp as scanner
 
     security.configure(app)
     display.register(app)
-    for blueprint in (home, auth, i18n, organiser, referee, scan, api):
+    for blueprint in (home, auth, i18n, organiser, referee, scan, scanner, console, player, api):
         app.register_blueprint(blueprint)
-    csrf.exempt(api)  # the API authenticates each request by its bearer token, not a cookie
+    # The API checks a bearer token, or for the logged-in browser the X-CSRFToken header.
+    csrf.exempt(api)
 
     @app.errorhandler(403)
     def forbidden(error):

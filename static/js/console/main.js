@@ -1,0 +1,127 @@
+// The referee console: one or two taps per entry, the state kept fresh from the JSON API.
+import { ApiError, getJSON, newId, nowISO, poll, postJSON } from "../lib/api.js";
+import { renderState, tick } from "./render.js";
+
+const root = document.querySelector(".console");
+const config = JSON.parse(root.dataset.config);
+const words = { ...root.querySelector("[data-words]").dataset };
+const statusNames = Object.fromEntries(config.statuses.map((s) => [s.key, s.name]));
+const refusal = root.querySelector("[data-refusal]");
+const done = root.querySelector("[data-done]");
+let refresh = () => {};
+
+const show = (state) => renderState(root, state, words, statusNames);
+
+function say(element, text) {
+  for (const box of [refusal, done]) box.hidden = true;
+  element.textContent = text;
+  element.hidden = false;
+}
+
+// Every entry: a client-made id, when it happened, and the phone's clock when sent.
+async function log(kind, fields = {}) {
+  const at = nowISO();
+  const entry = { id: newId(), kind, at, sent_at: at, ...fields };
+  try {
+    const answer = await postJSON(config.entries, entry);
+    show(answer.state);
+    say(done, `✓ ${words.stored}`);
+    if (navigator.vibrate) navigator.vibrate(30);
+  } catch (error) {
+    if (error instanceof ApiError) say(refusal, `⚠ ${error.message}`);
+    else say(refusal, `⚠ ${words.offline}`);
+  }
+  refresh();
+}
+
+async function undoLast() {
+  const { entries } = await getJSON(config.entries);
+  const mine = entries
+    .filter((e) => e.kind !== "undo" && !e.undone && !e.conflict)
+    .filter((e) => config.organiser || e.author === config.me);
+  const last = mine.at(-1);
+  if (!last) {
+    say(refusal, `⚠ ${words.nothingToUndo}`);
+    return;
+  }
+  await log("undo", { target: last.id });
+}
+
+const steppers = { blows: [1, 20], damage: [1, 100] };
+const read = (name) => Number(root.querySelector(`[data-${name}]`).textContent);
+
+function resetHit() {
+  for (const name of Object.keys(steppers)) root.querySelector(`[data-${name}]`).textContent = 1;
+  root.querySelector("[data-pierce]").checked = false;
+}
+
+const actions = {
+  hit: () => {
+    const fields = { blows: read("blows"), damage: read("damage") };
+    if (root.querySelector("[data-pierce]").checked) fields.pierce = true;
+    resetHit();
+    return log("hit", fields);
+  },
+  heal: () => log("heal", { amount: 1 }),
+  restore: () => log("restore_energy", { amount: 1 }),
+  "repair-1": () => log("repair", { amount: 1 }),
+  "repair-full": () => log("repair", { full: true }),
+  coup: () => log("coup_de_grace"),
+  note: () => {
+    const text = root.querySelector("[data-note-text]");
+    const value = text.value.trim();
+    text.value = "";
+    return value ? log("note", { text: value }) : undefined;
+  },
+  undo: undoLast,
+};
+
+function pickerItem(label, onPick) {
+  const item = document.createElement("li");
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "big";
+  button.textContent = label;
+  button.addEventListener("click", () => {
+    button.closest("dialog").close();
+    onPick();
+  });
+  item.append(button);
+  return item;
+}
+
+root.querySelector("[data-advancements]").replaceChildren(
+  ...config.advancements.map((a) =>
+    pickerItem(`${a.name} · ${a.energy_cost} ${words.energyCost}`, () =>
+      log("spend_energy", { amount: a.energy_cost, advancement: a.name }),
+    ),
+  ),
+);
+root.querySelector("[data-status-picker]").replaceChildren(
+  ...config.statuses.map((s) =>
+    pickerItem(s.seconds === null ? s.name : `${s.name} · ${s.seconds} s`, () =>
+      log("status_on", { key: s.key }),
+    ),
+  ),
+);
+
+root.addEventListener("click", (event) => {
+  const button = event.target.closest("button");
+  if (!button) return;
+  if (button.dataset.step) {
+    const output = root.querySelector(`[data-${button.dataset.step}]`);
+    const [low, high] = steppers[button.dataset.step];
+    const value = Number(output.textContent) + Number(button.dataset.delta);
+    output.textContent = Math.min(high, Math.max(low, value));
+  } else if (button.dataset.open) {
+    root.querySelector(`[data-dialog="${button.dataset.open}"]`).showModal();
+  } else if (button.dataset.close !== undefined) {
+    button.closest("dialog").close();
+  } else if (button.dataset.action) {
+    button.closest("dialog")?.close();
+    actions[button.dataset.action]?.();
+  }
+});
+
+refresh = poll(config.state, show, 2);
+setInterval(() => tick(root), 250);

@@ -1,0 +1,102 @@
+"""The referee console on a phone: one tap per entry, every referee sees the same state."""
+
+import pytest
+from playwright.sync_api import expect
+
+from larp_app.extensions import db
+from larp_app.models import Character
+from larp_app.services.demo import load_demo
+
+
+@pytest.fixture
+def character(app):
+    """A demo character with armour (ap) and points (hp) to lose."""
+    with app.app_context():
+        load_demo()
+        db.session.commit()
+        chosen = next(
+            c
+            for c in db.session.scalars(db.select(Character).order_by(Character.id))
+            if c.larp["ap_max"] >= 1 and c.larp["energy_max"] == 0
+        )
+        return {"id": chosen.id, "hp": chosen.larp["hp_max"], "ap": chosen.larp["ap_max"]}
+
+
+def open_console(page, base, character_id, username="referee", password="referee-demo"):
+    page.goto(base + "/login")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", password)
+    with page.expect_navigation():
+        page.click("button.primary")
+    page.goto(f"{base}/console/{character_id}")
+    expect(page.locator("[data-hp]")).not_to_have_text("–")
+
+
+def number(page, name):
+    return int(page.inner_text(f"[data-{name}]"))
+
+
+def test_one_tap_on_hit_takes_a_point_of_armour(live_server, phone, character):
+    open_console(phone, live_server, character["id"])
+    assert (number(phone, "ap"), number(phone, "hp")) == (character["ap"], character["hp"])
+    phone.get_by_role("button", name="Colpo", exact=True).click()
+    expect(phone.locator("[data-ap]")).to_have_text(str(character["ap"] - 1))
+    assert "Registrato" in phone.inner_text("[data-done]")
+
+
+def test_a_hit_on_one_phone_shows_on_another_referees_phone_within_5_seconds(
+    live_server, browser, phone, character
+):
+    open_console(phone, live_server, character["id"])
+    other = browser.new_context(viewport={"width": 360, "height": 780}, locale="en-GB")
+    second = other.new_page()
+    open_console(second, live_server, character["id"], "organiser", "organiser-demo")
+    phone.click("[data-pierce]")
+    phone.get_by_role("button", name="Colpo", exact=True).click()
+    expect(second.locator("[data-hp]")).to_have_text(str(character["hp"] - 1), timeout=5000)
+    other.close()
+
+
+def test_several_blows_and_a_damage_call_in_one_entry_down_to_dying(live_server, phone, character):
+    open_console(phone, live_server, character["id"])
+    for _ in range(character["ap"] + character["hp"]):  # armour, then every point, then one
+        phone.get_by_role("button", name="Più colpi").click()
+    phone.get_by_role("button", name="Colpo", exact=True).click()
+    phone.wait_for_selector("[data-death]:not([hidden])")
+    assert "Morente" in phone.inner_text("[data-wound]")
+    left = phone.inner_text("[data-death-left]")
+    assert left.startswith(("09:", "10:"))  # a 600-turn countdown, ticking
+
+
+def test_a_refusal_is_shown_in_words(live_server, phone, character):
+    open_console(phone, live_server, character["id"])
+    phone.get_by_role("button", name="Colpo di grazia").click()
+    phone.get_by_role("button", name="Sì, colpo di grazia").click()
+    phone.wait_for_selector("[data-refusal]:not([hidden])")
+    assert "Morente" in phone.inner_text("[data-refusal]")
+    assert phone.inner_text("[data-wound-word]") == "in piedi"
+
+
+def test_undo_takes_back_the_referees_last_entry(live_server, phone, character):
+    open_console(phone, live_server, character["id"])
+    phone.get_by_role("button", name="Colpo", exact=True).click()
+    expect(phone.locator("[data-ap]")).to_have_text(str(character["ap"] - 1))
+    phone.get_by_role("button", name="Annulla", exact=True).click()
+    expect(phone.locator("[data-ap]")).to_have_text(str(character["ap"]))
+
+
+def test_a_status_from_the_catalogue_shows_with_its_time_left(live_server, phone, character):
+    open_console(phone, live_server, character["id"])
+    phone.get_by_role("button", name="Status", exact=True).click()
+    phone.get_by_role("button", name="Paura · 3 s").click()
+    phone.wait_for_selector("[data-statuses] li")
+    assert "Paura" in phone.inner_text("[data-statuses]")
+
+
+def test_the_console_fits_a_360_px_phone(live_server, phone, character):
+    open_console(phone, live_server, character["id"])
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 360
+    small = phone.evaluate("""() => [...document.querySelectorAll('.console button')]
+        .filter(e => e.offsetParent && e.getBoundingClientRect().height < 47.5)
+        .map(e => e.outerHTML.slice(0, 60))""")
+    assert small == []
