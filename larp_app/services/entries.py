@@ -31,7 +31,8 @@ class LogCache:
 
     The log is append-only, so an entry read once never changes: each request reads only
     the ids of a character's log and the rows this worker has not seen yet. Ids, not a
-    "last id seen", because PostgreSQL may commit a lower id after a higher one.
+    "last id seen", because PostgreSQL may commit a lower id after a higher one; each with
+    its client id, because SQLite gives a rolled-back row's id to the next row.
     """
 
     def __init__(self, characters: int = 2000):
@@ -43,10 +44,13 @@ class LogCache:
         self.known[character_id] = known
         if len(self.known) > self.characters:
             self.known.popitem(last=False)
-        ids = db.session.scalars(
-            select(Entry.id).where(Entry.character_id == character_id).order_by(Entry.id)
+        stored = db.session.execute(
+            select(Entry.id, Entry.client_id)
+            .where(Entry.character_id == character_id)
+            .order_by(Entry.id)
         ).all()
-        missing = [i for i in ids if i not in known]
+        ids = [row_id for row_id, _ in stored]
+        missing = [i for i, client_id in stored if i not in known or known[i].id != client_id]
         if missing:
             rows = db.session.execute(select(Entry.id, Entry.fields).where(Entry.id.in_(missing)))
             known.update((row_id, rules.entry_from_stored(fields)) for row_id, fields in rows)

@@ -140,4 +140,4 @@ def test_a_badge_url_opened_by_a_logged_in_referee_leads_to_the_character(app, c
     log_in(client, "rita")
     answer = client.get(f"/b/{secret}")
     assert answer.status_code == 302
-    assert answer.headers["Location"].endswith(f"#character-{cast[1][0]}")
+    assert answer.headers["Location"].endswith(f"/console/{cast[1][0]}")

@@ -1,0 +1,183 @@
+"""End of session: every dying character is decided, killed or spared, all or nothing."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from .. import rules
+from ..extensions import db
+from ..models import Character, Event, User
+from .characters import larp_sheet
+from .clock import now_utc
+from .entries import Recorded, log_of, record_entry
+from .events import event_settings
+
+# The words of RULES.md §2.5, stored as data in the log (like a code), whatever the language
+# of the organiser's screen: the log is read back by programs and by people of both languages.
+KILL_REASON = "end of session"
+SPARED_NOTE = "spared by {healer} at end of session"
+VERDICTS = ("kill", "spare")
+MAX_HEALER = 120
+# The live window of record_entry: the instant the list was made must still be inside it.
+LIMITS = (timedelta(seconds=10), timedelta(hours=24))
+
+
+@dataclass(frozen=True)
+class Dying:
+    character: Character
+    snapshot: rules.Snapshot
+
+
+@dataclass(frozen=True)
+class Decision:
+    verdict: str  # kill | spare
+    healer: str = ""  # who spares the character (spare only)
+
+
+class SessionRefused(Exception):
+    """The session cannot close; each problem names the character it is about."""
+
+    def __init__(self, problems: list[rules.Problem]):
+        super().__init__("; ".join(f"{p.path}: {p.code}" for p in problems))
+        self.problems = problems
+
+
+def dying_characters(event: Event, at: datetime) -> list[Dying]:
+    """The event's characters dying at ``at``, the first to die first."""
+    settings = event_settings(event)
+    dying = []
+    for character in event.characters:
+        snapshot = rules.state_at(larp_sheet(character), settings, log_of(character), at)
+        if snapshot.wound == "dying":
+            dying.append(Dying(character, snapshot))
+    return sorted(dying, key=lambda d: (d.snapshot.state.death_at, d.character.name))
+
+
+def planned_entries(decision: Decision, at: datetime) -> list[dict[str, Any]]:
+    """The entries a decision records, with ids made here (uuid4)."""
+    stamp = rules.format_instant(at)
+    if decision.verdict == "kill":
+        return [{"id": str(uuid.uuid4()), "kind": "kill", "at": stamp, "reason": KILL_REASON}]
+    # Our own reading of RULES.md §2.5, which says only "spared by a named healer (note)": the
+    # note alone would leave the countdown running and the character would die at death_at
+    # anyway, so sparing also records a heal of 1. Counting from −1, that brings the character
+    # to 0 points, gravely wounded and no longer dying: alive, and still needing care.
+    return [
+        {
+            "id": str(uuid.uuid4()),
+            "kind": "note",
+            "at": stamp,
+            "text": SPARED_NOTE.format(healer=decision.healer),
+        },
+        {"id": str(uuid.uuid4()), "kind": "heal", "at": stamp, "amount": 1},
+    ]
+
+
+def _check_instant(at: datetime, now: datetime) -> list[rules.Problem]:
+    future, age = LIMITS
+    if at > now + future:
+        return [rules.Problem("at", "in_future", {"got": rules.format_instant(at)})]
+    if at < now - age:
+        return [rules.Problem("at", "too_old", {"got": rules.format_instant(at)})]
+    return []
+
+
+def _check_decisions(
+    event: Event, dying: list[Dying], decisions: Mapping[int, Decision]
+) -> list[rules.Problem]:
+    problems = []
+    listed = {d.character.id for d in dying}
+    for item in dying:
+        character = item.character
+        path, who = f"decisions[{character.id}]", {"character": character.name}
+        decision = decisions.get(character.id)
+        if decision is None or not decision.verdict:
+            problems.append(rules.Problem(path, "missing_decision", who))
+        elif decision.verdict not in VERDICTS:
+            problems.append(rules.Problem(path, "not_allowed", {**who, "got": decision.verdict}))
+        elif decision.verdict == "spare" and not decision.healer:
+            problems.append(rules.Problem(path, "missing_healer", who))
+        elif decision.verdict == "spare" and len(decision.healer) > MAX_HEALER:
+            problems.append(rules.Problem(path, "healer_too_long", {**who, "max": MAX_HEALER}))
+    names = {c.id: c.name for c in event.characters}
+    for character_id in sorted(set(decisions) - listed):
+        if character_id in names:
+            # Decided on a list made at this instant, but no longer dying then (an entry that
+            # arrived late): killing them now would decide something nobody saw.
+            who = {"character": names[character_id]}
+            problems.append(rules.Problem(f"decisions[{character_id}]", "not_dying", who))
+        else:
+            got = {"got": character_id}
+            problems.append(rules.Problem(f"decisions[{character_id}]", "unknown_character", got))
+    return problems
+
+
+def _check_entries(item: Dying, entries: list[dict], author: User, now: datetime):
+    """Fold the planned entries as record_entry would: a refusal is a problem, not a write."""
+    character = item.character
+    planned = [rules.read_entry({**raw, "author": author.username}) for raw in entries]
+    ids = {e.id for e in planned}
+    log = [*log_of(character), *planned]
+    at = max(now, *(e.at for e in planned))
+    snapshot = rules.state_at(larp_sheet(character), event_settings(character.event), log, at)
+    return [
+        rules.Problem(
+            f"decisions[{character.id}]",
+            "refused",
+            {"character": character.name, "reason": c.code, "detail": c.params},
+        )
+        for c in snapshot.conflicts
+        if c.id in ids
+    ]
+
+
+def end_session(
+    event: Event, decisions: Mapping[int, Decision], at: datetime, organiser: User
+) -> list[Recorded]:
+    """Decide every character dying at ``at`` (the instant the list was made), or none.
+
+    ``decisions`` maps character ids to a Decision. Every character dying at ``at`` needs
+    one, and only they may have one; otherwise SessionRefused names each character, and
+    nothing is stored. The entries are dated ``at`` and authored by ``organiser``. Flushes;
+    the caller commits.
+    """
+    now = now_utc()
+    problems = _check_instant(at, now)
+    if problems:
+        raise SessionRefused(problems)
+    dying = dying_characters(event, at)
+    problems = _check_decisions(event, dying, decisions)
+    if problems:
+        raise SessionRefused(problems)
+    plans = [(item, planned_entries(decisions[item.character.id], at)) for item in dying]
+    for item, entries in plans:
+        problems += _check_entries(item, entries, organiser, now)
+    if problems:
+        raise SessionRefused(problems)
+    recorded: list[Recorded] = []
+    character = None
+    try:
+        for item, entries in plans:
+            character = item.character
+            for raw in entries:
+                recorded.append(record_entry(character, raw, organiser, limits=LIMITS))
+    except (rules.RuleError, rules.InvalidInput) as exc:
+        # Only a race gets here (another request logged on the character meanwhile): undo
+        # the rows already written.
+        db.session.rollback()
+        reason = exc.code if isinstance(exc, rules.RuleError) else exc.problems[0].code
+        detail = exc.params if isinstance(exc, rules.RuleError) else exc.problems[0].params
+        raise SessionRefused(
+            [
+                rules.Problem(
+                    f"decisions[{character.id}]",
+                    "refused",
+                    {"character": character.name, "reason": reason, "detail": detail},
+                )
+            ]
+        ) from exc
+    return recorded

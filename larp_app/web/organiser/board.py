@@ -1,0 +1,250 @@
+"""The organiser's live board, its JSON twin, and the end of session."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from flask import flash, g, jsonify, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from sqlalchemy import select
+
+from ... import rules
+from ...extensions import db
+from ...messages import refusal_message
+from ...models import Character, Entry, Event
+from ...services.characters import larp_sheet
+from ...services.clock import now_utc
+from ...services.entries import log_of
+from ...services.events import event_settings
+from ...services.sessions import Decision, SessionRefused, dying_characters, end_session
+from ..auth import login_required
+from ..display import entry_summary
+from ..player import live_state, status_names
+from . import bp
+
+RECENT = 30  # entries shown under "recent entries"
+POLL_SECONDS = 3
+
+KIND_WORDS = {
+    "hit": _l("hit"),
+    "coup_de_grace": _l("coup de grâce"),
+    "heal": _l("heal"),
+    "repair": _l("armour repair"),
+    "spend_energy": _l("energy spent"),
+    "restore_energy": _l("energy restored"),
+    "status_on": _l("status on"),
+    "status_off": _l("status off"),
+    "kill": _l("kill"),
+    "revive": _l("revive"),
+    "note": _l("note"),
+    "undo": _l("undo"),
+}
+
+
+@dataclass(frozen=True)
+class Row:
+    character: Character
+    snapshot: rules.Snapshot  # now
+
+
+@dataclass(frozen=True)
+class Logged:
+    entry: rules.Entry
+    character: Character
+    conflict: str | None  # the refusal in words, when the fold skips the entry
+
+
+def kind_words(kind: str) -> str:
+    return str(KIND_WORDS.get(kind, kind))
+
+
+def conditional_json(data: dict):
+    """A JSON answer with an ETag: a poll that changed nothing gets 304 and no body."""
+    response = jsonify(data)
+    response.headers["Cache-Control"] = "no-cache"
+    response.add_etag()
+    return response.make_conditional(request)
+
+
+def _board(event: Event, now: datetime) -> dict:
+    """Everything the board shows at ``now``."""
+    settings = event_settings(event)
+    characters = db.session.scalars(
+        select(Character).where(Character.event_id == event.id).order_by(Character.name)
+    ).all()
+    rows, conflicts, by_id = [], [], {}
+    for character in characters:
+        sheet, log = larp_sheet(character), log_of(character)
+        snapshot = rules.state_at(sheet, settings, log, now)
+        rows.append(Row(character, snapshot))
+        by_id[character.id] = character
+        # An entry dated a few seconds ahead (a phone's clock) is judged at its own instant.
+        latest = max([now, *(e.at for e in log)])
+        judged = snapshot if latest == now else rules.state_at(sheet, settings, log, latest)
+        entries = {e.id: e for e in log}
+        for c in judged.conflicts:
+            entry = entries[c.id]
+            conflicts.append(Logged(entry, character, refusal_message(c.code, c.params)))
+    refusals = {item.entry.id: item.conflict for item in conflicts}
+    newest = db.session.execute(
+        select(Entry.fields, Entry.character_id)
+        .join(Character, Entry.character_id == Character.id)
+        .where(Character.event_id == event.id)
+        .order_by(Entry.id.desc())  # arrival: an entry logged late still counts as recent
+        .limit(RECENT)
+    )
+    recent = []
+    for fields, character_id in newest:
+        entry = rules.entry_from_stored(fields)
+        recent.append(Logged(entry, by_id[character_id], refusals.get(entry.id)))
+    dying = sorted(
+        (r for r in rows if r.snapshot.wound == "dying"),
+        key=lambda r: (r.snapshot.state.death_at, r.character.name),
+    )
+    return {
+        "event": event,
+        "rows": rows,
+        "dying": dying,
+        "recent": recent,
+        "conflicts": sorted(conflicts, key=lambda c: c.entry.at, reverse=True),
+        "status_names": status_names(event),
+        "kind_words": kind_words,
+    }
+
+
+def _logged_json(item: Logged) -> dict:
+    return {
+        "id": item.entry.id,
+        "character_id": item.character.id,
+        "character": item.character.name,
+        "kind": item.entry.kind,
+        "at": rules.format_instant(item.entry.at),
+        "author": item.entry.author,
+        "summary": entry_summary(item.entry),
+        "conflict": item.conflict,
+    }
+
+
+@bp.get("/events/<int:event_id>/board")
+@login_required("organiser")
+def board(event_id: int):
+    event = db.get_or_404(Event, event_id)
+    return render_template(
+        "organiser/board.html", **_board(event, now_utc()), poll_seconds=POLL_SECONDS
+    )
+
+
+@bp.get("/events/<int:event_id>/board.json")
+@login_required("organiser")
+def board_live(event_id: int):
+    """The board's twin: its data, and its live part as HTML for the page to swap in."""
+    event = db.get_or_404(Event, event_id)
+    context = _board(event, now_utc())
+    return conditional_json(
+        {
+            "event": {"id": event.id, "name": event.name},
+            "dying": [
+                {
+                    "id": r.character.id,
+                    "name": r.character.name,
+                    "death_at": rules.format_instant(r.snapshot.state.death_at),
+                }
+                for r in context["dying"]
+            ],
+            "characters": [
+                {
+                    "id": r.character.id,
+                    "name": r.character.name,
+                    "player": r.character.player,
+                    "faction": r.character.faction,
+                    "state": live_state(r.snapshot),
+                }
+                for r in context["rows"]
+            ],
+            "recent": [_logged_json(item) for item in context["recent"]],
+            "conflicts": [_logged_json(item) for item in context["conflicts"]],
+            "html": render_template("organiser/board_live.html", **context),
+        }
+    )
+
+
+def _problem_text(problem: rules.Problem) -> str:
+    name = problem.params.get("character", "")
+    if problem.code == "missing_decision":
+        return _("%(name)s: no decision yet. Kill, or spare with a healer's name.", name=name)
+    if problem.code == "missing_healer":
+        return _("%(name)s: name the healer who spares them.", name=name)
+    if problem.code == "healer_too_long":
+        return _("%(name)s: the healer's name is too long.", name=name)
+    if problem.code == "not_allowed":
+        return _("%(name)s: choose kill or spare.", name=name)
+    if problem.code == "not_dying":
+        return _("%(name)s was not dying when the list was made: open the list again.", name=name)
+    if problem.code == "unknown_character":
+        return _("A decision names no character of this event: open the list again.")
+    if problem.code == "refused":
+        reason = refusal_message(problem.params["reason"], problem.params.get("detail", {}))
+        return _("%(name)s: refused, %(reason)s.", name=name, reason=reason)
+    if problem.code == "too_old":
+        return _("The list is more than 24 hours old: open it again.")
+    return _("The list's instant is in the future: open it again.")
+
+
+def _decisions(form) -> dict[int, Decision]:
+    decisions = {}
+    for key, verdict in form.items():
+        prefix, _sep, number = key.partition("-")
+        if prefix == "decision" and number.isdigit():
+            healer = " ".join(form.get(f"healer-{number}", "").split())
+            decisions[int(number)] = Decision(verdict, healer if verdict == "spare" else "")
+    return decisions
+
+
+@bp.route("/events/<int:event_id>/end-session", methods=["GET", "POST"])
+@login_required("organiser")
+def end_session_form(event_id: int):
+    """List everyone dying now; close the session once each is killed or spared by name."""
+    event = db.get_or_404(Event, event_id)
+    at, problems = now_utc(), []
+    if request.method == "POST":
+        try:
+            at = rules.parse_instant(request.form.get("at", ""))
+        except ValueError:
+            flash(_("The list's instant is missing: open it again."), "error")
+            return redirect(url_for("organiser.end_session_form", event_id=event.id))
+        try:
+            recorded = end_session(event, _decisions(request.form), at, g.user)
+        except SessionRefused as refused:
+            db.session.rollback()
+            problems = refused.problems
+        else:
+            db.session.commit()
+            killed = sum(1 for r in recorded if r.fields["kind"] == "kill")
+            spared = sum(1 for r in recorded if r.fields["kind"] == "heal")
+            flash(
+                _(
+                    "Session closed: %(killed)d killed, %(spared)d spared.",
+                    killed=killed,
+                    spared=spared,
+                ),
+                "info",
+            )
+            return redirect(url_for("organiser.board", event_id=event.id))
+    errors: dict[int, str] = {}
+    general = []
+    for problem in problems:
+        number = problem.path.removeprefix("decisions[").removesuffix("]")
+        if number.isdigit():
+            errors[int(number)] = _problem_text(problem)
+        general.append(_problem_text(problem))
+    return render_template(
+        "organiser/end_session.html",
+        event=event,
+        at=at,
+        dying=dying_characters(event, at),
+        form=request.form,
+        errors=errors,
+        problems=general,
+    ), (422 if problems else 200)

@@ -1,0 +1,106 @@
+"""The player's own page, reached only through the secret link on the back of the badge.
+
+No login: the secret is the key. Read-only, this character only: no other character, no
+log authors, no conflicts. An unknown secret gets a 404 that says nothing more.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, jsonify, render_template, request
+from flask_babel import get_locale
+
+from .. import rules
+from ..models import Character, Event
+from ..services.badges import character_for_player
+from ..services.characters import larp_sheet
+from ..services.clock import now_utc
+from ..services.entries import state_of
+from ..services.events import event_settings
+from ..tokens import SECRET_LENGTH
+
+bp = Blueprint("player", __name__, url_prefix="/p")
+
+POLL_SECONDS = 5
+
+
+@bp.after_request
+def _private(response):
+    """Keep the page out of search engines and shared caches; ETags on the JSON twin."""
+    response.headers["X-Robots-Tag"] = "noindex"
+    response.headers["Cache-Control"] = "private, no-cache"
+    if request.method == "GET" and response.status_code == 200 and response.is_json:
+        response.add_etag()
+        response.make_conditional(request)
+    return response
+
+
+def status_names(event: Event) -> dict[str, str]:
+    """Each catalogue status's name in the reader's language."""
+    locale = str(get_locale())
+    return {
+        key: (status.texts.get("name") or {}).get(locale) or key
+        for key, status in event_settings(event).tables["statuses"].items()
+    }
+
+
+def live_state(snapshot: rules.Snapshot) -> dict:
+    """The snapshot as data, without the instant asked for, so that an unchanged state keeps
+    its ETag from one poll to the next."""
+    data = snapshot.to_dict()
+    data.pop("at")
+    return data
+
+
+def _character(secret: str) -> Character | None:
+    if len(secret) > SECRET_LENGTH * 2:
+        return None
+    return character_for_player(secret)
+
+
+def _not_found():
+    return render_template("player/not_found.html", code=404), 404
+
+
+def _live(character: Character) -> dict:
+    return {
+        "state": state_of(character, now_utc()),
+        "status_names": status_names(character.event),
+    }
+
+
+@bp.get("/<secret>")
+def page(secret: str):
+    character = _character(secret)
+    if character is None:
+        return _not_found()
+    return render_template(
+        "player/page.html",
+        character=character,
+        secret=secret,
+        sheet=larp_sheet(character),
+        catalogue=event_settings(character.event).tables["statuses"],
+        poll_seconds=POLL_SECONDS,
+        **_live(character),
+    )
+
+
+@bp.get("/<secret>/live.json")
+def live(secret: str):
+    """The page's twin: the live state as data, and as the HTML the page swaps in."""
+    character = _character(secret)
+    if character is None:
+        return jsonify({"error": "not_found"}), 404
+    context = _live(character)
+    state = live_state(context["state"])
+    state.pop("conflicts")  # the organisers' business, not the player's
+    return jsonify(
+        {
+            "character": {
+                "name": character.name,
+                "player": character.player,
+                "faction": character.faction,
+            },
+            "state": state,
+            "html": render_template("player/live.html", **context),
+        }
+    )

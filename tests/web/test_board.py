@@ -1,0 +1,304 @@
+"""The organiser's live board, its JSON twin, and the end of session."""
+
+import html
+import re
+import uuid
+from datetime import timedelta
+
+import pytest
+
+from larp_app import rules
+from larp_app.extensions import db
+from larp_app.models import Character, Entry, Event, User
+from larp_app.services import sessions
+from larp_app.services.clock import now_utc
+from larp_app.services.demo import load_demo
+from larp_app.services.entries import log_of, record_entry, state_of
+
+from .helpers import log_in, make_user
+
+AT = re.compile(r'name="at" value="([^"]+)"')
+TOKEN = re.compile(r'name="csrf_token" value="([^"]+)"')
+
+
+@pytest.fixture
+def cast(app):
+    """The demo event (id 1); returns {name: character id}."""
+    with app.app_context():
+        load_demo()
+        db.session.commit()
+        return dict(db.session.execute(db.select(Character.name, Character.id)).all())
+
+
+@pytest.fixture
+def organiser(client, cast):
+    log_in(client, "organiser", "organiser-demo")
+    return client
+
+
+def log(app, name, kind, author="referee", seconds_ago=5, **fields):
+    """Record an entry on the named character; return its id."""
+    with app.app_context():
+        user = db.session.scalar(db.select(User).where(User.username == author))
+        character = db.session.scalar(db.select(Character).where(Character.name == name))
+        entry_id = str(uuid.uuid4())
+        at = rules.format_instant(now_utc() - timedelta(seconds=seconds_ago))
+        record_entry(character, {"id": entry_id, "kind": kind, "at": at, **fields}, user)
+        db.session.commit()
+        return entry_id
+
+
+def knock_down(app, name, seconds_ago=5):
+    """Blows enough to leave the character dying: death 600 s after the blow."""
+    log(app, name, "hit", blows=10, pierce=True, seconds_ago=seconds_ago)
+
+
+def count_entries(app):
+    with app.app_context():
+        return db.session.query(Entry).count()
+
+
+def wound_of(app, name):
+    with app.app_context():
+        character = db.session.scalar(db.select(Character).where(Character.name == name))
+        return state_of(character, now_utc()).wound
+
+
+def text_of(answer) -> str:
+    return html.unescape(answer.get_data(as_text=True))
+
+
+def close_session(client, decisions, event_id=1):
+    """Open the end-of-session list, then send it with ``decisions``: {id: (verdict, healer)}."""
+    page = client.get(f"/events/{event_id}/end-session").get_data(as_text=True)
+    form = {"csrf_token": TOKEN.search(page).group(1), "at": AT.search(page).group(1)}
+    for character_id, (verdict, healer) in decisions.items():
+        if verdict:
+            form[f"decision-{character_id}"] = verdict
+        form[f"healer-{character_id}"] = healer
+    return client.post(f"/events/{event_id}/end-session", data=form)
+
+
+def test_strangers_are_asked_to_log_in(client, cast):
+    for url in ("/events/1/board", "/events/1/board.json", "/events/1/end-session"):
+        answer = client.get(url)
+        assert answer.status_code == 302
+        assert "/login" in answer.headers["Location"]
+
+
+def test_a_referee_cannot_open_the_board_or_end_the_session(app, client, cast):
+    knock_down(app, "Guardia Tobia Sala")
+    make_user(app, "rita", "referee")
+    log_in(client, "rita")
+    for url in ("/events/1/board", "/events/1/board.json", "/events/1/end-session"):
+        assert client.get(url).status_code == 403
+    before = count_entries(app)
+    token = TOKEN.search(client.get("/referee/").get_data(as_text=True)).group(1)
+    answer = client.post(
+        "/events/1/end-session",
+        data={
+            "csrf_token": token,
+            "at": rules.format_instant(now_utc()),
+            f"decision-{cast['Guardia Tobia Sala']}": "kill",
+        },
+    )
+    assert answer.status_code == 403
+    assert count_entries(app) == before
+
+
+def test_the_event_page_links_to_the_board(organiser):
+    assert 'href="/events/1/board"' in organiser.get("/events/1").get_data(as_text=True)
+
+
+def test_the_board_lists_every_character_with_the_dying_on_top(app, organiser, cast):
+    knock_down(app, "Scout Greta Colombo", seconds_ago=20)
+    knock_down(app, "Guardia Tobia Sala", seconds_ago=90)  # dies first
+    text = text_of(organiser.get("/events/1/board"))
+    for name in cast:
+        assert name in text
+    dying = text[text.index('class="board-dying"') : text.index('class="board-conflicts"')]
+    assert dying.index("Guardia Tobia Sala") < dying.index("Scout Greta Colombo")
+    assert text.index('class="board-dying"') < text.index('class="board-roster"')
+    twin = organiser.get("/events/1/board.json").get_json()
+    assert [d["name"] for d in twin["dying"]] == ["Guardia Tobia Sala", "Scout Greta Colombo"]
+    for d in twin["dying"]:
+        assert f'data-until="{d["death_at"]}"' in text  # the big countdown ticks from this
+    assert len(twin["characters"]) == 24
+    assert 'data-wound="dying"' in text and "✚" in text  # wound in words and a symbol
+
+
+def test_recent_entries_show_the_last_30_with_character_kind_author_and_time(app, organiser, cast):
+    for i in range(32):
+        log(app, "Ladro Matteo Conti", "note", text=f"note {i}", seconds_ago=100 - i)
+    last = log(app, "Scout Greta Colombo", "heal", author="organiser", amount=1, seconds_ago=1)
+    recent = organiser.get("/events/1/board.json").get_json()["recent"]
+    assert len(recent) == 30
+    first = recent[0]
+    assert first["id"] == last
+    assert (first["character"], first["kind"], first["author"]) == (
+        "Scout Greta Colombo",
+        "heal",
+        "organiser",
+    )
+    assert first["at"].endswith("Z")
+    text = text_of(organiser.get("/events/1/board"))
+    recent_html = text[text.index('class="board-recent"') : text.index('class="board-roster"')]
+    assert "Scout Greta Colombo" in recent_html and "· organiser" in recent_html
+    assert "note 31" in recent_html and "note 0" not in recent_html
+
+
+def test_conflicts_to_review_give_the_refusal_in_words(app, organiser, cast):
+    healed = log(app, "Scout Greta Colombo", "heal", amount=1, seconds_ago=5)
+    log(app, "Scout Greta Colombo", "kill", reason="plot", seconds_ago=10)  # arrives late
+    conflicts = organiser.get("/events/1/board.json").get_json()["conflicts"]
+    assert [(c["id"], c["character"], c["conflict"]) for c in conflicts] == [
+        (healed, "Scout Greta Colombo", "the character is dead")
+    ]
+    text = text_of(organiser.get("/events/1/board"))
+    section = text[text.index('class="board-conflicts"') : text.index('class="board-recent"')]
+    assert "Scout Greta Colombo" in section and "the character is dead" in section
+
+
+def test_the_json_twin_answers_304_until_something_changes(app, organiser):
+    first = organiser.get("/events/1/board.json")
+    etag = first.headers["ETag"]
+    assert organiser.get("/events/1/board.json", headers={"If-None-Match": etag}).status_code == 304
+    log(app, "Ladro Matteo Conti", "note", text="seen at the gate")
+    changed = organiser.get("/events/1/board.json", headers={"If-None-Match": etag})
+    assert changed.status_code == 200
+    assert "seen at the gate" in changed.get_json()["html"]
+
+
+def test_the_end_of_session_lists_every_dying_character(app, organiser, cast):
+    knock_down(app, "Scout Greta Colombo")
+    knock_down(app, "Guardia Tobia Sala")
+    text = text_of(organiser.get("/events/1/end-session"))
+    listed = re.findall(r'<fieldset class="decision[^"]*" data-character="(\d+)"', text)
+    assert sorted(map(int, listed)) == sorted(
+        [cast["Scout Greta Colombo"], cast["Guardia Tobia Sala"]]
+    )
+
+
+def test_a_missing_decision_is_refused_naming_the_character_and_nothing_is_stored(
+    app, organiser, cast
+):
+    knock_down(app, "Scout Greta Colombo")
+    knock_down(app, "Guardia Tobia Sala")
+    before = count_entries(app)
+    answer = close_session(organiser, {cast["Scout Greta Colombo"]: ("kill", "")})
+    assert answer.status_code == 422
+    text = text_of(answer)
+    assert "Guardia Tobia Sala: no decision yet" in text
+    assert "nothing was recorded" in text
+    assert count_entries(app) == before
+    assert wound_of(app, "Scout Greta Colombo") == "dying"  # the decision given waits too
+
+
+def test_sparing_needs_the_healer_named(app, organiser, cast):
+    knock_down(app, "Scout Greta Colombo")
+    before = count_entries(app)
+    answer = close_session(organiser, {cast["Scout Greta Colombo"]: ("spare", "  ")})
+    assert answer.status_code == 422
+    assert "Scout Greta Colombo: name the healer" in text_of(answer)
+    assert count_entries(app) == before
+
+
+def test_the_session_closes_killing_and_sparing_as_decided_recording_who_decided(
+    app, organiser, cast
+):
+    knock_down(app, "Scout Greta Colombo")
+    knock_down(app, "Guardia Tobia Sala")
+    answer = close_session(
+        organiser,
+        {
+            cast["Scout Greta Colombo"]: ("kill", ""),
+            cast["Guardia Tobia Sala"]: ("spare", "  Medico da campo   Bruno "),
+        },
+    )
+    assert answer.status_code == 302
+    assert answer.headers["Location"].endswith("/events/1/board")
+    assert "1 killed, 1 spared" in text_of(organiser.get("/events/1/board"))
+    assert wound_of(app, "Scout Greta Colombo") == "dead"
+    assert wound_of(app, "Guardia Tobia Sala") == "grievous"  # 0 points: alive, no countdown
+    with app.app_context():
+        organiser_id = db.session.scalar(db.select(User.id).where(User.username == "organiser"))
+        rows = db.session.scalars(
+            db.select(Entry).where(Entry.author_id == organiser_id).order_by(Entry.id)
+        ).all()
+        decided = [(r.character_id, r.kind) for r in rows]
+        assert decided == [
+            (cast["Scout Greta Colombo"], "kill"),
+            (cast["Guardia Tobia Sala"], "note"),
+            (cast["Guardia Tobia Sala"], "heal"),
+        ] or decided == [
+            (cast["Guardia Tobia Sala"], "note"),
+            (cast["Guardia Tobia Sala"], "heal"),
+            (cast["Scout Greta Colombo"], "kill"),
+        ]
+        fields = {r.kind: r.fields for r in rows}
+        assert fields["kill"]["reason"] == "end of session"
+        assert fields["note"]["text"] == "spared by Medico da campo Bruno at end of session"
+        assert fields["heal"]["amount"] == 1
+        assert {r.fields["author"] for r in rows} == {"organiser"}
+        assert len({r.at for r in rows}) == 1  # all at the instant the list was made
+        for r in rows:
+            uuid.UUID(r.client_id, version=4)
+    assert organiser.get("/events/1/board.json").get_json()["dying"] == []
+
+
+def test_a_decision_on_someone_not_dying_at_that_instant_is_refused(app, organiser, cast):
+    knock_down(app, "Scout Greta Colombo")
+    before = count_entries(app)
+    answer = close_session(
+        organiser,
+        {cast["Scout Greta Colombo"]: ("kill", ""), cast["Ladro Matteo Conti"]: ("kill", "")},
+    )
+    assert answer.status_code == 422
+    assert "Ladro Matteo Conti was not dying" in text_of(answer)
+    assert count_entries(app) == before
+    assert wound_of(app, "Ladro Matteo Conti") == "ok"
+
+
+def test_with_no_one_dying_the_session_closes_recording_nothing(app, organiser):
+    before = count_entries(app)
+    answer = close_session(organiser, {})
+    assert answer.status_code == 302
+    assert "0 killed, 0 spared" in text_of(organiser.get("/events/1/board"))
+    assert count_entries(app) == before
+
+
+def test_a_refusal_half_way_through_stores_nothing(app, cast, monkeypatch):
+    knock_down(app, "Scout Greta Colombo")
+    knock_down(app, "Guardia Tobia Sala")
+    before = count_entries(app)
+    calls = []
+
+    def failing_second_time(character, raw, author, **kwargs):
+        calls.append(raw["kind"])
+        recorded = record_entry(character, raw, author, **kwargs)
+        if len(calls) == 2:  # as if the database had refused the row after the log was read
+            raise rules.RuleError("dead")
+        return recorded
+
+    monkeypatch.setattr(sessions, "record_entry", failing_second_time)
+    with app.app_context():
+        event = db.session.get(Event, 1)
+        user = db.session.scalar(db.select(User).where(User.username == "organiser"))
+        decisions = {
+            cast["Scout Greta Colombo"]: sessions.Decision("spare", "Fra Tuck"),
+            cast["Guardia Tobia Sala"]: sessions.Decision("spare", "Fra Tuck"),
+        }
+        with pytest.raises(sessions.SessionRefused) as refused:
+            sessions.end_session(event, decisions, now_utc(), user)
+        assert refused.value.problems[0].code == "refused"
+        db.session.commit()
+    assert count_entries(app) == before
+    assert wound_of(app, "Scout Greta Colombo") == "dying"
+    # The log read afterwards is the stored one: nothing of the rolled-back rows lingers.
+    log(app, "Scout Greta Colombo", "note", text="still here", seconds_ago=1)
+    with app.app_context():
+        character = db.session.get(Character, cast["Scout Greta Colombo"])
+        assert [(e.kind, getattr(e, "text", "")) for e in log_of(character)] == [
+            ("hit", ""),
+            ("note", "still here"),
+        ]
