@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+VENDOR := static/vendor/.installed
 FLASK := $(BIN)/flask --app larp_app
 HOST ?= 0.0.0.0
 PORT ?= 5000
@@ -10,13 +11,20 @@ WORKERS ?= $(shell echo $$(( 2 * $$(nproc 2>/dev/null || echo 2) )))
 
 .PHONY: install translations messages run test lint bench clean
 
-install: $(STAMP)
+install: $(STAMP) $(VENDOR)
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $(STAMP)
+
+# Browser libraries: npm installs what the lock file pins; larp_app.vendor copies the files
+# pages load into static/vendor/ (served by the app itself: no CDN on the event's LAN).
+$(VENDOR): package-lock.json larp_app/vendor.py | $(STAMP)
+	npm ci --no-audit --no-fund
+	$(BIN)/python -m larp_app.vendor
+	touch $(VENDOR)
 
 translations: install
 	$(BIN)/pybabel compile --use-fuzzy -d larp_app/translations
