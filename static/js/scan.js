@@ -1,0 +1,265 @@
+// The referee's scanner: the camera reads a badge's QR code (or the referee types its short
+// code), the API names the character, and its console opens. The browser's own
+// BarcodeDetector is used where there is one (Android Chrome); elsewhere (Chromium on Linux,
+// Safari on iOS) the barcode-detector ponyfill over zxing-wasm, served from static/vendor:
+// never from a CDN, since the event's Wi-Fi has no internet.
+import { ApiError, getJSON } from "./lib/api.js";
+
+const root = document.querySelector("[data-scanner]");
+const view = root.querySelector(".scan-view");
+const video = view.querySelector("video");
+const status = root.querySelector("[data-status]");
+const refusal = root.querySelector("[data-refusal]");
+const torch = root.querySelector("[data-torch]");
+const form = root.querySelector("form[data-code]");
+const input = form.querySelector("input");
+const config = root.dataset; // URLs, and every sentence already translated by the server
+
+const SCAN_EVERY_MS = 80;
+// A refused badge still in front of the camera is not asked about again until it has been
+// out of sight this long: one refusal on screen (and in the organiser's log), not ten a second.
+const REFUSED_QUIET_MS = 2000;
+
+let stream = null;
+let detector = null;
+let scanning = false; // the detection loop is running
+let busy = false; // a read is being looked up: no other read until it is answered
+let refused = { text: null, seenAt: 0 };
+let cameraTrouble = ""; // why there is no camera, said again after a refusal
+
+// --- Feedback: a beep and a buzz, so the referee need not look at the screen -------------
+
+// Browsers let a page make sound once it (or, in Chrome, the page it came from) was touched,
+// and vibrate only once it was touched itself. Until then the words on screen carry the news.
+let audio = null;
+try {
+  audio = new AudioContext();
+} catch {
+  // no WebAudio
+}
+const touched = () => navigator.userActivation?.hasBeenActive ?? true;
+
+function tone(frequency, seconds, type = "sine") {
+  if (audio?.state !== "running") return;
+  const oscillator = audio.createOscillator();
+  const gain = audio.createGain();
+  const start = audio.currentTime;
+  oscillator.type = type;
+  oscillator.frequency.value = frequency;
+  gain.gain.setValueAtTime(0.0001, start);
+  gain.gain.exponentialRampToValueAtTime(0.25, start + 0.01);
+  gain.gain.exponentialRampToValueAtTime(0.0001, start + seconds);
+  oscillator.connect(gain).connect(audio.destination);
+  oscillator.start(start);
+  oscillator.stop(start + seconds + 0.02);
+}
+
+function feedback(kind) {
+  const read = kind === "read";
+  if (touched()) navigator.vibrate?.(read ? 80 : [60, 80, 60]);
+  tone(read ? 1320 : 220, read ? 0.1 : 0.25, read ? "sine" : "square");
+}
+
+// A button to touch, offered only while the page may not beep: any touch will do.
+const soundButton = root.querySelector("[data-sound]");
+const offerSound = () => {
+  soundButton.hidden = !audio || audio.state === "running" || touched();
+};
+audio?.resume().catch(() => {});
+audio?.addEventListener("statechange", offerSound);
+offerSound();
+for (const type of ["pointerdown", "keydown"]) {
+  document.addEventListener(
+    type,
+    () => {
+      audio?.resume().catch(() => {});
+      soundButton.hidden = true;
+    },
+    { once: true },
+  );
+}
+
+// --- Words on screen ---------------------------------------------------------------------
+
+function say(text) {
+  status.textContent = text;
+}
+
+function showRefusal(title, text) {
+  refusal.querySelector("[data-refusal-title]").textContent = title;
+  refusal.querySelector("[data-refusal-text]").textContent = text;
+  refusal.hidden = false;
+}
+
+// --- Looking a badge up ------------------------------------------------------------------
+
+function badgeUrl(text) {
+  const url = config.api.replace("__TEXT__", encodeURIComponent(text));
+  return config.event ? `${url}?event=${encodeURIComponent(config.event)}` : url;
+}
+
+async function read(text, source) {
+  busy = true;
+  if (source === "camera") feedback("read");
+  say(config.msgLookingUp);
+  try {
+    const body = await getJSON(badgeUrl(text));
+    say(config.msgOpening);
+    location.assign(config.console.replace("__ID__", body.character.id));
+    return true; // busy stays set: the page is leaving
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) {
+      showRefusal(config.msgRefused, error.message);
+    } else if (error instanceof ApiError && error.status === 401) {
+      showRefusal(config.msgNotChecked, config.msgLoggedOut);
+    } else {
+      const why = error instanceof ApiError ? error.message : config.msgNoServer;
+      showRefusal(config.msgNotChecked, why);
+    }
+    refused = { text, seenAt: Date.now() };
+    feedback("refused");
+    say(stream ? config.msgScanning : cameraTrouble);
+    busy = false;
+    return false;
+  }
+}
+
+form.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const text = input.value.trim();
+  if (!text || busy) return;
+  if (!(await read(text, "typed"))) {
+    input.focus();
+    input.select(); // the typo is fixed by typing over it
+  }
+});
+
+// --- The camera and the decoder ----------------------------------------------------------
+
+async function makeDetector() {
+  if ("BarcodeDetector" in window) {
+    try {
+      const formats = await window.BarcodeDetector.getSupportedFormats();
+      if (formats.includes("qr_code")) return new window.BarcodeDetector({ formats: ["qr_code"] });
+    } catch {
+      // a native detector that cannot read QR codes: use the ponyfill
+    }
+  }
+  const { BarcodeDetector, prepareZXingModule } = await import(config.ponyfill);
+  // Before the first detector is made: left alone, it fetches its wasm from a CDN.
+  await prepareZXingModule({
+    overrides: {
+      locateFile: (path, prefix) => (path.endsWith(".wasm") ? config.wasm : prefix + path),
+    },
+    fireImmediately: true,
+  });
+  return new BarcodeDetector({ formats: ["qr_code"] });
+}
+
+function offerTorch(track) {
+  const capable = track?.getCapabilities?.().torch;
+  torch.hidden = !capable;
+  torch.setAttribute("aria-pressed", "false");
+  torch.textContent = config.msgTorchOff;
+}
+
+torch.addEventListener("click", async () => {
+  const track = stream?.getVideoTracks()[0];
+  const on = torch.getAttribute("aria-pressed") !== "true";
+  try {
+    await track.applyConstraints({ advanced: [{ torch: on }] });
+    torch.setAttribute("aria-pressed", String(on));
+    torch.textContent = on ? config.msgTorchOn : config.msgTorchOff;
+  } catch {
+    torch.hidden = true;
+  }
+});
+
+async function scanLoop() {
+  if (scanning) return;
+  scanning = true;
+  while (stream && !document.hidden) {
+    if (!busy && video.readyState >= HTMLMediaElement.HAVE_CURRENT_DATA) {
+      let text = null;
+      try {
+        const [code] = await detector.detect(video);
+        text = code?.rawValue || null;
+      } catch {
+        // a frame the decoder cannot take: the next one will do
+      }
+      const now = Date.now();
+      if (text && text === refused.text && now - refused.seenAt < REFUSED_QUIET_MS) {
+        refused.seenAt = now;
+      } else if (text && stream && !busy) {
+        await read(text, "camera");
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, SCAN_EVERY_MS));
+  }
+  scanning = false;
+}
+
+function cameraFailed(message) {
+  cameraTrouble = message;
+  view.hidden = true; // the typed code moves up where the picture was
+  say(message);
+  input.focus();
+}
+
+async function startCamera(decoder) {
+  if (!navigator.mediaDevices?.getUserMedia) {
+    cameraFailed(config.msgCameraFailed);
+    return;
+  }
+  try {
+    stream = await navigator.mediaDevices.getUserMedia({
+      audio: false,
+      video: {
+        facingMode: { ideal: "environment" }, // "exact" fails on some phones
+        width: { ideal: 1280 },
+        height: { ideal: 720 },
+      },
+    });
+  } catch (error) {
+    const denied = error?.name === "NotAllowedError" || error?.name === "SecurityError";
+    cameraFailed(denied ? config.msgCameraDenied : config.msgCameraFailed);
+    return;
+  }
+  video.srcObject = stream;
+  view.hidden = false;
+  video.play().catch(() => {});
+  offerTorch(stream.getVideoTracks()[0]);
+  try {
+    detector ??= await decoder;
+  } catch {
+    stopCamera();
+    cameraFailed(config.msgDecoderFailed);
+    return;
+  }
+  say(config.msgScanning);
+  scanLoop();
+}
+
+function stopCamera() {
+  for (const track of stream?.getTracks() ?? []) track.stop();
+  stream = null;
+  video.srcObject = null;
+  torch.hidden = true;
+}
+
+// The decoder loads while the camera starts (and while the phone asks for permission).
+const decoder = makeDetector();
+decoder.catch(() => {}); // reported by startCamera, which awaits it
+startCamera(decoder);
+
+document.addEventListener("visibilitychange", () => {
+  if (!document.hidden && stream) scanLoop();
+});
+window.addEventListener("pagehide", stopCamera);
+window.addEventListener("pageshow", (event) => {
+  // Back from a console: the page comes out of the back-forward cache with the camera off.
+  if (event.persisted) {
+    busy = false;
+    startCamera(decoder);
+  }
+});
