@@ -13,4 +13,4 @@ def index():
         return redirect(url_for("auth.login"))
     if g.user.role == "organiser":
         return redirect(url_for("organiser.events"))
-    return redirect(url_for("referee.events"))
+    return redirect(url_for("scanner.scan"))  # a referee's first move is to scan a badge
