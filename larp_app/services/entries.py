@@ -102,8 +102,9 @@ def _answer_again(character: Character, client_id: str, now: datetime) -> Record
 UNDO_WINDOW = timedelta(minutes=10)
 
 
-def _check_undo_allowed(undo: rules.Entry, log: list[rules.Entry], author: User | None,
-                        now: datetime) -> None:
+def _check_undo_allowed(
+    undo: rules.Entry, log: list[rules.Entry], author: User | None, now: datetime
+) -> None:
     """Referees undo their own entries of the last 10 minutes; organisers undo any."""
     if author is None or author.role == "organiser":
         return

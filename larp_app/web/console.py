@@ -36,11 +36,15 @@ def console(character_id: int):
         "state": f"/api/v1/characters/{character.id}/state",
         "entries": f"/api/v1/characters/{character.id}/entries",
         # Spending lists what costs energy; passive or free advancements need no entry.
-        "advancements": [a for a in character.larp.get("advancements", [])
-                         if a.get("energy_cost", 0) > 0 and not a.get("passive")],
+        "advancements": [
+            a
+            for a in character.larp.get("advancements", [])
+            if a.get("energy_cost", 0) > 0 and not a.get("passive")
+        ],
         "statuses": _statuses(character, str(get_locale())),
         "me": g.user.username,
         "organiser": g.user.role == "organiser",
     }
-    return render_template("console/console.html", character=character,
-                           config=json.dumps(config, ensure_ascii=False))
+    return render_template(
+        "console/console.html", character=character, config=json.dumps(config, ensure_ascii=False)
+    )
