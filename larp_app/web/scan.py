@@ -20,12 +20,4 @@ def badge(secret: str):
     except BadgeRefused as refused:
         db.session.commit()  # the refused lookup is kept for the organiser
         return render_template("scan/refused.html", code=refused.code), 404
-    if g.user.role == "organiser":
-        return redirect(url_for("organiser.character", character_id=found.character_id))
-    return redirect(
-        url_for(
-            "referee.roster",
-            event_id=found.character.event_id,
-            _anchor=f"character-{found.character_id}",
-        )
-    )
+    return redirect(url_for("console.console", character_id=found.character_id))
