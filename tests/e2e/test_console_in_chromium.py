@@ -19,16 +19,22 @@ def character(app):
             for c in db.session.scalars(db.select(Character).order_by(Character.id))
             if c.larp["ap_max"] >= 1 and c.larp["energy_max"] == 0
         )
-        return {"id": chosen.id, "hp": chosen.larp["hp_max"], "ap": chosen.larp["ap_max"]}
+        return {
+            "id": chosen.id,
+            "hp": chosen.larp["hp_max"],
+            "ap": chosen.larp["ap_max"],
+            "player_secret": chosen.player_secret,
+        }
 
 
 def open_console(page, base, character_id, username="referee", password="referee-demo"):
-    page.goto(base + "/login")
+    """Log in straight to the console (as a badge link does), not by way of the scanner."""
+    page.goto(f"{base}/login?next=/console/{character_id}")
     page.fill("input[name=username]", username)
     page.fill("input[name=password]", password)
     with page.expect_navigation():
         page.click("button.primary")
-    page.goto(f"{base}/console/{character_id}")
+    page.wait_for_url(f"{base}/console/{character_id}")
     expect(page.locator("[data-hp]")).not_to_have_text("–")
 
 
@@ -55,6 +61,31 @@ def test_a_hit_on_one_phone_shows_on_another_referees_phone_within_5_seconds(
     phone.get_by_role("button", name="Colpo", exact=True).click()
     expect(second.locator("[data-hp]")).to_have_text(str(character["hp"] - 1), timeout=5000)
     other.close()
+
+
+def test_a_hit_logged_on_the_console_shows_on_the_players_page(
+    live_server, browser, phone, character
+):
+    player = browser.new_context(viewport={"width": 360, "height": 780}).new_page()
+    player.goto(f"{live_server}/p/{character['player_secret']}")
+    points = player.locator('[data-stat="hp"] b')
+    expect(points).to_have_text(str(character["hp"]))
+    open_console(phone, live_server, character["id"])
+    phone.click("[data-pierce]")
+    phone.get_by_role("button", name="Colpo", exact=True).click()
+    expect(points).to_have_text(str(character["hp"] - 1), timeout=10000)
+    player.context.close()
+
+
+def test_a_badge_opened_without_login_shows_a_neutral_page(app, live_server, phone, character):
+    with app.app_context():
+        badge = db.session.get(Character, character["id"]).badges[-1]
+        secret = badge.secret
+    phone.goto(f"{live_server}/b/{secret}?v=1")
+    text = phone.inner_text("main")
+    assert "Accedi" in text
+    for field in ("hp", "ap"):
+        assert phone.locator(f"[data-{field}]").count() == 0
 
 
 def test_several_blows_and_a_damage_call_in_one_entry_down_to_dying(live_server, phone, character):
