@@ -114,6 +114,14 @@ def _at_param():
         raise rules.InvalidInput([rules.Problem("at", "not_instant", {"got": text[:40]})]) from None
 
 
+def _state_json(snapshot: rules.Snapshot) -> dict:
+    """The state; asked for "now", without the instant, so its ETag changes only with it."""
+    data = snapshot.to_dict()
+    if "at" not in request.args:
+        del data["at"]
+    return data
+
+
 def _character_json(character: Character, warnings: bool = False) -> dict:
     data = {"id": character.id, "event_id": character.event_id, "larp_sheet": character.larp}
     if warnings:
@@ -220,14 +228,13 @@ def roster(event_id: int):
     return jsonify(
         {
             "event": {"id": event.id, "name": event.name, "ruleset": event.ruleset},
-            "at": rules.format_instant(at),
             "characters": [
                 {
                     "id": c.id,
                     "character": c.name,
                     "player": c.player,
                     "faction": c.faction,
-                    "state": state_of(c, at).to_dict(),
+                    "state": _state_json(state_of(c, at)),
                 }
                 for c in event.characters
             ],
@@ -245,7 +252,7 @@ def get_character(character_id: int):
 @bp.get("/characters/<int:character_id>/state")
 @requires("organiser", "referee")
 def get_state(character_id: int):
-    return jsonify(state_of(_character(character_id), _at_param()).to_dict())
+    return jsonify(_state_json(state_of(_character(character_id), _at_param())))
 
 
 @bp.get("/characters/<int:character_id>/entries")

@@ -289,3 +289,13 @@ def test_polling_an_unchanged_state_answers_304(client, referee, character_id):
     client.post(url, json=entry("hit"), headers=referee)
     changed = client.get(url, headers={**referee, "If-None-Match": first.headers["ETag"]})
     assert changed.status_code == 200
+
+
+def test_polling_the_state_of_a_quiet_character_answers_304(client, referee, character_id):
+    url = f"/api/v1/characters/{character_id}/state"
+    first = client.get(url, headers=referee)
+    assert "at" not in first.json  # "now" is not part of the answer, so the ETag holds
+    again = client.get(url, headers={**referee, "If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 304
+    asked = client.get(url, query_string={"at": "2030-01-01T00:00:00Z"}, headers=referee)
+    assert asked.json["at"] == "2030-01-01T00:00:00Z"
