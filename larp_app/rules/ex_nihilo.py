@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from .problems import Checker, RuleError
@@ -388,6 +389,13 @@ def coup_de_grace(state: State, entry: CoupDeGrace, ctx: Context) -> State:
     return state.dead_at(entry.at)
 
 
+def advance_wounds(state: State, t: datetime, ctx: Context) -> State:
+    """A dying character is dead when the countdown ends."""
+    if state.death_at is not None and state.death_at <= t:
+        return state.evolve(died_at=state.death_at, death_at=None)
+    return state
+
+
 def wound(state: State) -> str:
     if state.died_at is not None:
         return "dead"
@@ -409,4 +417,5 @@ RULESET = Ruleset(
     tabletop_values=tabletop_values,
     wound_handlers={"hit": hit, "heal": heal, "coup_de_grace": coup_de_grace},
     wound=wound,
+    advance_wounds=advance_wounds,
 )

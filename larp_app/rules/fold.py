@@ -121,15 +121,16 @@ def state_at(
         state=state,
         wound=ctx.ruleset.wound(state),
         conflicts=tuple(conflicts),
+        extra=ctx.ruleset.describe(state, ctx),
     )
 
 
 def advance(state: State, t: datetime, ctx: Context) -> State:
-    """Let time pass up to ``t``: death at death_at, energy recovery, status expiry."""
+    """Let time pass up to ``t``: the ruleset's wound track, energy recovery, status expiry."""
     if state.died_at is not None:
         return state  # a dead character's values and statuses freeze
-    dies = state.death_at is not None and state.death_at <= t
-    until = state.death_at if dies else t
+    state = ctx.ruleset.advance_wounds(state, t, ctx)  # may set died_at, at or before t
+    until = state.died_at or t
     changes: dict = {}
     next_at = state.next_energy_at
     if next_at is not None and next_at <= until:
@@ -142,8 +143,9 @@ def advance(state: State, t: datetime, ctx: Context) -> State:
         active = tuple(s for s in state.statuses if not s.expired(until))
         if len(active) != len(state.statuses):
             changes["statuses"] = active
-    state = state.evolve(**changes) if changes else state
-    return state.dead_at(until) if dies else state
+    if state.died_at is not None:
+        changes["next_energy_at"] = None  # recovery stops with death
+    return state.evolve(**changes) if changes else state
 
 
 # Handlers common to every rule system; wounds (hit, heal, coup de grâce) are the ruleset's.

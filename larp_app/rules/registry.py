@@ -28,6 +28,11 @@ class Ruleset:
     tabletop_values: Callable[[Mapping[str, Any], TableSet], dict[str, Any]]
     wound_handlers: Mapping[str, Handler]  # entry kind -> handler(state, entry, ctx)
     wound: Callable[[State], str]
+    # What time does to wounds (a countdown, saves each turn): state and instant -> state;
+    # it may set died_at (never after the instant), and leaves energy and statuses alone.
+    advance_wounds: Callable[..., State]
+    # Ruleset-specific figures added to the state's JSON (thresholds, next save...).
+    describe: Callable[..., dict[str, Any]] = lambda state, ctx: {}
 
 
 def _known() -> dict[str, Ruleset]:

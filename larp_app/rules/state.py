@@ -44,6 +44,7 @@ class State:
     death_at: datetime | None = None  # while dying
     died_at: datetime | None = None
     statuses: tuple[ActiveStatus, ...] = ()
+    track: Any = None  # the ruleset's own wound track (a frozen dataclass), if it has one
 
     @classmethod
     def at_check_in(cls, sheet: LarpSheet) -> State:
@@ -75,6 +76,7 @@ class Snapshot:
     state: State
     wound: str
     conflicts: tuple[Conflict, ...]
+    extra: dict[str, Any] = field(default_factory=dict)  # the ruleset's own figures
 
     def to_dict(self) -> dict[str, Any]:
         s, sheet = self.state, self.sheet
@@ -100,4 +102,5 @@ class Snapshot:
                 for st in s.statuses
             ],
             "conflicts": [{"id": c.id, "code": c.code} for c in self.conflicts],
+            **self.extra,
         }
