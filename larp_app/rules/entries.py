@@ -99,6 +99,22 @@ class Undo(Entry):
     kind = "undo"
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Save(Entry):
+    """A save the referee rolled (when the event lets referees enter them)."""
+
+    success: bool
+    kind = "save"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CheckRoll(Entry):
+    """A condition's random check, rolled by the app on demand (confusion, paralysis...)."""
+
+    key: str
+    kind = "roll"
+
+
 MAX_TEXT = 2000
 
 
@@ -154,6 +170,17 @@ def _undo(c: Checker, d: dict, p: str) -> dict:
     return {"target": _uuid(c, d, "target", p + "target")}
 
 
+def _save(c: Checker, d: dict, p: str) -> dict:
+    if "success" not in d:
+        c.error(p + "success", "required")
+        return {"success": None}
+    return {"success": c.boolean(d, "success", p + "success", default=False)}
+
+
+def _check_roll(c: Checker, d: dict, p: str) -> dict:
+    return {"key": c.text(d, "key", p + "key", max_len=40)}
+
+
 def _nothing(c: Checker, d: dict, p: str) -> dict:
     return {}
 
@@ -171,6 +198,8 @@ KINDS: dict[str, tuple[type[Entry], Callable[[Checker, dict, str], dict]]] = {
     "revive": (Revive, _revive),
     "note": (Note, _note),
     "undo": (Undo, _undo),
+    "save": (Save, _save),
+    "roll": (CheckRoll, _check_roll),
 }
 
 

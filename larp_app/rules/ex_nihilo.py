@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from .armour import take_blow
 from .problems import Checker, RuleError
 from .registry import Ruleset
 from .sheet import Advancement, LarpSheet
@@ -359,13 +360,9 @@ def hit(state: State, entry: Hit, ctx: Context) -> State:
     for _ in range(entry.blows):
         if hp < 0:
             break  # dying: only a coup de grâce changes anything
-        rest = entry.damage
-        if ap > 0 and not entry.pierce:
-            if ctx.settings.armour_breaks and entry.damage >= 2 * ap:
-                ap, destroyed, rest = 0, True, 0  # the armour takes this blow whole
-            else:
-                absorbed = min(ap, rest)
-                ap, rest = ap - absorbed, rest - absorbed
+        ap, destroyed, rest = take_blow(
+            ap, destroyed, entry.damage, entry.pierce, ctx.settings.armour_breaks
+        )
         if rest >= 1:
             if hp > 0:
                 hp = max(0, hp - rest)
@@ -396,7 +393,7 @@ def advance_wounds(state: State, t: datetime, ctx: Context) -> State:
     return state
 
 
-def wound(state: State) -> str:
+def wound(state: State, ctx: Context) -> str:
     if state.died_at is not None:
         return "dead"
     if state.hp > 0:

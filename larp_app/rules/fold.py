@@ -52,7 +52,7 @@ class Context:
             sheet=sheet,
             settings=settings,
             ruleset=get_ruleset(sheet.ruleset),
-            catalogue=settings.tables["statuses"],
+            catalogue=settings.tables[get_ruleset(sheet.ruleset).catalogue],
             recovery=timedelta(minutes=minutes) if minutes and sheet.energy_max else None,
         )
 
@@ -111,7 +111,10 @@ def state_at(
         try:
             if state.died_at is not None and entry.kind not in ALLOWED_WHEN_DEAD:
                 raise RuleError("dead")
-            state = handlers[entry.kind](state, entry, ctx)
+            handler = handlers.get(entry.kind)
+            if handler is None:
+                raise RuleError("not_in_ruleset", kind=entry.kind)
+            state = handler(state, entry, ctx)
         except RuleError as error:
             conflicts.append(Conflict(entry.id, error.code, error.params))
     state = advance(state, at, ctx)
@@ -119,7 +122,7 @@ def state_at(
         at=at,
         sheet=sheet,
         state=state,
-        wound=ctx.ruleset.wound(state),
+        wound=ctx.ruleset.wound(state, ctx),
         conflicts=tuple(conflicts),
         extra=ctx.ruleset.describe(state, ctx),
     )

@@ -27,18 +27,19 @@ class Ruleset:
     read_sheet: SheetReader
     tabletop_values: Callable[[Mapping[str, Any], TableSet], dict[str, Any]]
     wound_handlers: Mapping[str, Handler]  # entry kind -> handler(state, entry, ctx)
-    wound: Callable[[State], str]
+    wound: Callable[..., str]  # (state, ctx) -> ok | grievous | dying | dead
     # What time does to wounds (a countdown, saves each turn): state and instant -> state;
     # it may set died_at (never after the instant), and leaves energy and statuses alone.
     advance_wounds: Callable[..., State]
+    catalogue: str = "statuses"  # the table of statuses (conditions) referees apply
     # Ruleset-specific figures added to the state's JSON (thresholds, next save...).
     describe: Callable[..., dict[str, Any]] = lambda state, ctx: {}
 
 
 def _known() -> dict[str, Ruleset]:
-    from . import ex_nihilo
+    from . import athkri, ex_nihilo
 
-    return {r.key: r for r in (ex_nihilo.RULESET,)}
+    return {r.key: r for r in (ex_nihilo.RULESET, athkri.RULESET)}
 
 
 def ruleset_keys() -> list[str]:

@@ -13,7 +13,8 @@ from .registry import get_ruleset
 from .tables import TableSet, build_tables
 
 OPTIONAL_RULES = ("armour_breaks",)
-KNOWN_KEYS = ("ruleset", "turn_seconds", "optional_rules", "tables")
+KNOWN_KEYS = ("ruleset", "turn_seconds", "optional_rules", "tables", "seed", "saves")
+SAVES = ("app", "referee")  # who rolls the saves: the app (seeded), or referees enter them
 
 
 @dataclass(frozen=True)
@@ -22,6 +23,8 @@ class Settings:
     tables: TableSet
     turn_seconds: float = 1
     armour_breaks: bool = False  # a blow of at least twice the armour left destroys it
+    seed: str = ""  # the event's dice seed: with the entry, it fixes every roll the app makes
+    saves: str = "app"
 
     @property
     def turn(self) -> timedelta:
@@ -58,11 +61,18 @@ def read_settings(raw: Mapping[str, Any] | None, ruleset: str) -> Settings:
     armour_breaks = checker.boolean(
         rules, "armour_breaks", "optional_rules.armour_breaks", default=False
     )
+    seed = checker.text(raw, "seed", "seed", required=False, max_len=100) or ""
+    saves = checker.choice(raw, "saves", "saves", SAVES, required=False, default="app")
     overrides = checker.mapping(raw, "tables", "tables", required=False) or {}
     tables = build_tables(ruleset, get_ruleset(ruleset).tables, overrides, checker)
     checker.raise_if_errors()
     return Settings(
-        ruleset=ruleset, tables=tables, turn_seconds=turn_seconds, armour_breaks=bool(armour_breaks)
+        ruleset=ruleset,
+        tables=tables,
+        turn_seconds=turn_seconds,
+        armour_breaks=bool(armour_breaks),
+        seed=seed,
+        saves=saves,
     )
 
 

@@ -38,6 +38,10 @@ def parse_status_catalogue(raw: Any, checker: Checker, path: str) -> dict[str, S
         if key in catalogue:
             checker.error(f"{where}.key", "duplicate", got=key)
             continue
-        texts = {k: v for k, v in item.items() if k in ("name", "description", "ends_also")}
+        texts = {
+            k: v
+            for k, v in item.items()
+            if k in ("name", "description", "ends_also", "numbers", "check")
+        }
         catalogue[key] = StatusDef(key, turns, bool(ends_on_hit), texts)
     return catalogue
