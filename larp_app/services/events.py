@@ -68,3 +68,8 @@ def change_settings(event: Event, raw: dict[str, Any]) -> None:
 def shipped_tables(ruleset: str) -> dict[str, Any]:
     """The house-default tables, as an organiser would edit them."""
     return {name: rules.shipped_table(ruleset, name) for name in rules.get_ruleset(ruleset).tables}
+
+
+def status_catalogue(event: Event) -> dict:
+    """The statuses (EX Nihilo) or conditions (Athkri) referees apply at this event."""
+    return event_settings(event).tables[rules.get_ruleset(event.ruleset).catalogue]

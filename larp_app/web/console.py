@@ -9,7 +9,7 @@ from flask_babel import get_locale
 
 from ..extensions import db
 from ..models import Character
-from ..services.events import event_settings
+from ..services.events import event_settings, status_catalogue
 from .auth import login_required
 
 bp = Blueprint("console", __name__)
@@ -19,7 +19,7 @@ def _statuses(character: Character, locale: str) -> list[dict]:
     """The catalogue as the status picker shows it: name in the UI language, default time."""
     settings = event_settings(character.event)
     picker = []
-    for status in settings.tables["statuses"].values():
+    for status in status_catalogue(character.event).values():
         names = status.texts.get("name", {})
         seconds = None if status.turns is None else status.turns * settings.turn_seconds
         name = names.get(locale) or names.get("it") or status.key

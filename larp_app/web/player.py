@@ -15,7 +15,7 @@ from ..services.badges import character_for_player
 from ..services.characters import larp_sheet
 from ..services.clock import now_utc
 from ..services.entries import state_of
-from ..services.events import event_settings
+from ..services.events import status_catalogue
 from ..tokens import SECRET_LENGTH
 
 bp = Blueprint("player", __name__, url_prefix="/p")
@@ -39,7 +39,7 @@ def status_names(event: Event) -> dict[str, str]:
     locale = str(get_locale())
     return {
         key: (status.texts.get("name") or {}).get(locale) or key
-        for key, status in event_settings(event).tables["statuses"].items()
+        for key, status in status_catalogue(event).items()
     }
 
 
@@ -78,7 +78,7 @@ def page(secret: str):
         character=character,
         secret=secret,
         sheet=larp_sheet(character),
-        catalogue=event_settings(character.event).tables["statuses"],
+        catalogue=status_catalogue(character.event),
         poll_seconds=POLL_SECONDS,
         **_live(character),
     )

@@ -240,5 +240,6 @@ def settings_form(client, event_url):
     form = dict(re.findall(r'<input name="([^"]+)"[^>]*value="([^"]*)"', page))
     form.update(re.findall(r'<input type="hidden" name="(rows)" value="([^"]*)"', page))
     for name, options in re.findall(r'<select name="([^"]+)"[^>]*>(.*?)</select>', page, re.S):
-        form[name] = re.search(r"<option selected>([^<]+)<", options).group(1)
+        chosen = re.search(r'<option(?: value="([^"]*)")?[^>]*selected[^>]*>([^<]+)<', options)
+        form[name] = chosen.group(1) or chosen.group(2)
     return form

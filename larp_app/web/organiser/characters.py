@@ -14,7 +14,7 @@ from ...models import Character, Event
 from ...services.characters import find_characters
 from ...services.clock import now_utc
 from ...services.entries import log_of, record_entry, state_of
-from ...services.events import event_settings
+from ...services.events import event_settings, status_catalogue
 from ..auth import login_required
 from . import bp
 
@@ -71,7 +71,7 @@ def print_sheets(event_id: int):
     event = db.get_or_404(Event, event_id)
     faction = request.args.get("faction", "")
     characters = find_characters(event, faction=faction)
-    catalogue = event_settings(event).tables["statuses"]
+    catalogue = status_catalogue(event)
     return render_template(
         "organiser/print.html",
         event=event,

@@ -77,27 +77,31 @@ def event(event_id: int):
     )
 
 
+def _edited_tables(form, defaults: dict[str, Any]) -> dict[str, Any]:
+    """The tables the form edits (EX Nihilo's attribute and armour tables), as submitted."""
+    tables: dict[str, Any] = {}
+    if "attributes" in defaults:
+        rows = [
+            {f: number_or_text(form.get(f"tables.attributes.rows[{i}].{f}")) for f in ROW_FIELDS}
+            for i in range(int(form.get("rows", 0) or 0))
+        ]
+        tables["attributes"] = {**defaults["attributes"], "rows": rows}
+    if "armour" in defaults:
+        points = {w: number_or_text(form.get(f"tables.armour.points.{w}")) for w in ARMOUR_WEIGHTS}
+        tables["armour"] = {**defaults["armour"], "points": points}
+    return tables
+
+
 def _settings_from_form(form, ruleset: str) -> dict[str, Any]:
     """Build the settings from the form; a table equal to the house default is not stored."""
     defaults = shipped_tables(ruleset)
-    rows = []
-    for i in range(int(form.get("rows", 0) or 0)):
-        rows.append(
-            {f: number_or_text(form.get(f"tables.attributes.rows[{i}].{f}")) for f in ROW_FIELDS}
-        )
-    tables = {
-        "attributes": {**defaults["attributes"], "rows": rows},
-        "armour": {
-            **defaults["armour"],
-            "points": {
-                w: number_or_text(form.get(f"tables.armour.points.{w}")) for w in ARMOUR_WEIGHTS
-            },
-        },
-    }
     raw: dict[str, Any] = {
         "turn_seconds": number_or_text(form.get("turn_seconds")),
         "optional_rules": {"armour_breaks": form.get("optional_rules.armour_breaks") == "on"},
+        "seed": form.get("seed", "").strip(),
+        "saves": form.get("saves", "app"),
     }
+    tables = _edited_tables(form, defaults)
     changed = {name: table for name, table in tables.items() if table != defaults[name]}
     if changed:
         raw["tables"] = changed
