@@ -11,7 +11,7 @@ SESSION_COOKIE_SAMESITE = "Lax"
 # A referee stays logged in on a phone for a whole event weekend.
 PERMANENT_SESSION_LIFETIME = timedelta(days=4)
 
-LANGUAGES = ("it", "en")
+LANGUAGES = ("it", "es", "en")
 BABEL_DEFAULT_LOCALE = "en"
 
 # None: SQLite in instance/ (set by create_app). DATABASE_URL points at PostgreSQL.

@@ -54,6 +54,8 @@ class User(db.Model):
     # Raised to end every open session of the account (password reset, disabled, lost phone).
     session_epoch: Mapped[int] = mapped_column(default=0, server_default="0")
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    # The interface language chosen with the switcher (e.g. "es"); None: the browser's.
+    language: Mapped[str | None] = mapped_column(String(5))
 
 
 class Character(db.Model):

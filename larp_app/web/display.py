@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from flask import Flask, current_app, request
-from flask_babel import get_locale
+from flask_babel import format_datetime, format_decimal, format_time, get_locale
 from flask_babel import gettext as _
 
 from .. import rules
@@ -40,7 +42,36 @@ def public_base_url() -> str:
     return current_app.config.get("PUBLIC_BASE_URL") or request.host_url
 
 
+def clock(value: datetime | None) -> str:
+    """A time of day with seconds as the page's language writes it: 15:12:00, 3:12:00 PM."""
+    return "" if value is None else format_time(value, "medium")
+
+
+def weekday_clock(value: datetime | None) -> str:
+    """The weekday and time with seconds in the page's language: sab 15:12:00, Sat 3:12:00 PM."""
+    if value is None:
+        return ""
+    return f"{format_datetime(value, 'EEE')} {format_time(value, 'medium')}"
+
+
+def date_time(value: datetime | None, format: str = "medium") -> str:
+    """A date and time in the page's language, e.g. 6 mar 2027, 15:12:00."""
+    return "" if value is None else format_datetime(value, format)
+
+
+def number(value: float | int | None, format: str | None = None) -> str:
+    """A number with the page's language's separators: 1.234,5 in Italian, 1,234.5 in English."""
+    return "" if value is None else format_decimal(value, format)
+
+
 def register(app: Flask) -> None:
+    # Times are shown in BABEL_DEFAULT_TIMEZONE (UTC) as each language writes them.
+    app.jinja_env.filters.update(
+        clock=clock,
+        weekday_clock=weekday_clock,
+        date_time=date_time,
+        number=number,
+    )
     app.jinja_env.globals.update(
         entry_summary=entry_summary,
         format_instant=rules.format_instant,

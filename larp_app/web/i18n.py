@@ -1,21 +1,39 @@
-"""The interface language: the one chosen with the switcher, else the browser's."""
+"""The interface language: the one chosen with the switcher, else the browser's.
+
+A choice made while logged in is stored on the user too, so it follows them to every device
+they log in on.
+"""
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, has_request_context, redirect, request, session, url_for
+from flask import (
+    Blueprint,
+    current_app,
+    g,
+    has_request_context,
+    redirect,
+    request,
+    session,
+    url_for,
+)
 
+from ..extensions import db
 from .auth import _safe_next
 
 bp = Blueprint("i18n", __name__)
 
 
 def select_locale() -> str:
+    """The switcher's choice on this device, else the user's stored one, else the browser's."""
     languages = current_app.config["LANGUAGES"]
     if not has_request_context():  # the command line speaks the default language
         return current_app.config["BABEL_DEFAULT_LOCALE"]
     chosen = session.get("lang")
     if chosen in languages:
         return chosen
+    user = g.get("user")
+    if user is not None and user.language in languages:
+        return user.language
     return (
         request.accept_languages.best_match(languages) or current_app.config["BABEL_DEFAULT_LOCALE"]
     )
@@ -26,4 +44,8 @@ def choose_language():
     lang = request.form.get("lang")
     if lang in current_app.config["LANGUAGES"]:
         session["lang"] = lang
+        user = g.get("user")
+        if user is not None and user.language != lang:
+            user.language = lang
+            db.session.commit()
     return redirect(_safe_next(request.form.get("next") or url_for("home.index")))
