@@ -31,8 +31,8 @@ translations: install
 
 # After marking new strings: refresh the catalogues, then translate what is new.
 messages: install
-	$(BIN)/pybabel extract --ignore-dirs ".* tests" -F babel.cfg -k _l -k lazy_gettext -o larp_app/translations/messages.pot .
-	$(BIN)/pybabel update -i larp_app/translations/messages.pot -d larp_app/translations
+	$(BIN)/pybabel extract -w 100 --ignore-dirs ".* tests" -F babel.cfg -k _l -k lazy_gettext -o larp_app/translations/messages.pot .
+	$(BIN)/pybabel update -w 100 -i larp_app/translations/messages.pot -d larp_app/translations
 
 # This machine's address on the LAN: phones reach it there, and badge QR codes point there.
 LAN_IP := $(shell hostname -I 2>/dev/null | cut -d' ' -f1 | grep . || echo 127.0.0.1)

@@ -70,11 +70,17 @@ def login():
         username = request.form.get("username", "").strip()
         password = request.form.get("password", "")
         user, wait = attempt_login(username, password, request.remote_addr or "?", now_utc())
-        db.session.commit()
         if user is not None:
+            chosen = session.get("lang")  # picked on the login page: keep it, and remember it
+            if chosen and not user.language:
+                user.language = chosen
             session.clear()
             session.permanent = True
             session["uid"], session["epoch"] = user.id, user.session_epoch
+            if chosen:
+                session["lang"] = chosen
+        db.session.commit()
+        if user is not None:
             return redirect(_safe_next(request.args.get("next")))
         if wait:
             flash(

@@ -211,3 +211,13 @@ def test_the_catalogue_holds_every_string_marked_in_the_code(tmp_path, lang):
         marked = {m.id if isinstance(m.id, str) else m.id[0] for m in read_po(handle) if m.id}
     known = {m.id if isinstance(m.id, str) else m.id[0] for m in read_catalogue(lang) if m.id}
     assert sorted(marked - known) == []
+
+
+def test_a_language_chosen_on_the_login_page_survives_logging_in(app, client):
+    from .helpers import log_in, make_user
+
+    make_user(app, "rita", "referee")
+    post_form(client, "/language", {"lang": "es", "next": "/login"})
+    log_in(client, "rita")
+    page = client.get("/referee/", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert 'lang="es"' in page
