@@ -188,11 +188,12 @@ def users_create_command(username: str, role: str, password: str | None) -> None
 @click.command("demo")
 @with_appcontext
 def demo_command() -> None:
-    """Load the EX Nihilo demo event, an organiser and a referee (once; then nothing)."""
+    """Load the demo events (EX Nihilo, Sistema Athkri), an organiser and a referee, once."""
     result = load_demo()
     db.session.commit()
     click.echo(
-        ("created" if result.created else "already there") + f": demo event {result.event_id}"
+        ("created" if result.created else "already there")
+        + f": demo events {result.event_id} (EX Nihilo), {result.athkri_event_id} (Athkri)"
     )
     for username, password in result.logins:
         click.echo(f"login: {username} / {password}")

@@ -1,4 +1,5 @@
-"""The demo: an EX Nihilo event with 24 made-up characters and two demo accounts."""
+"""The demo: an EX Nihilo event with 24 made-up characters, a Sistema Athkri event with 12,
+and two demo accounts."""
 
 from __future__ import annotations
 
@@ -18,6 +19,10 @@ from .users import create_user
 EVENT_NAME = "EX Nihilo — Demo"
 RULESET = "ex-nihilo"
 CAST_FILE = "ex-nihilo-cast.json"
+ATHKRI_EVENT_NAME = "Sistema Athkri — Demo"
+ATHKRI_RULESET = "athkri"
+ATHKRI_CAST_FILE = "athkri-cast.json"
+ATHKRI_SETTINGS = {"seed": "demo"}  # the app rolls the saves, from this seed
 # Fixed and published: the demo is for trying the app out, never for a real event.
 LOGINS = (("organiser", "organiser", "organiser-demo"), ("referee", "referee", "referee-demo"))
 
@@ -25,28 +30,49 @@ LOGINS = (("organiser", "organiser", "organiser-demo"), ("referee", "referee", "
 @dataclass(frozen=True)
 class DemoResult:
     created: bool  # False when everything was already there
-    event_id: int
+    event_id: int  # the EX Nihilo demo event
     logins: tuple[tuple[str, str], ...]  # (username, password) of each demo account
+    athkri_event_id: int | None = None  # the Sistema Athkri demo event
+
+
+def _cast(file_name: str) -> list[dict[str, Any]]:
+    text = resources.files("larp_app").joinpath("demo", file_name).read_text(encoding="utf-8")
+    return json.loads(text)
 
 
 def demo_sheets() -> list[dict[str, Any]]:
     """The demo cast: EX Nihilo tabletop sheets, as shipped with the app."""
-    text = resources.files("larp_app").joinpath("demo", CAST_FILE).read_text(encoding="utf-8")
-    return json.loads(text)
+    return _cast(CAST_FILE)
+
+
+def athkri_demo_sheets() -> list[dict[str, Any]]:
+    """The Athkri demo cast: Sistema Athkri tabletop sheets, as shipped with the app."""
+    return _cast(ATHKRI_CAST_FILE)
+
+
+def _demo_event(
+    name: str, ruleset: str, sheets: list[dict[str, Any]], settings: dict[str, Any] | None = None
+) -> tuple[Event, bool]:
+    """The demo event called ``name``, created with its cast when missing; (event, created)."""
+    event = db.session.scalar(select(Event).where(Event.name == name).order_by(Event.id))
+    if event is not None:
+        return event, False
+    event = create_event(name, ruleset, settings)
+    import_sheets(event, sheets)
+    return event, True
 
 
 def load_demo() -> DemoResult:
-    """Create the demo event, its cast and the demo accounts, each only when missing.
+    """Create the demo events, their casts and the demo accounts, each only when missing.
 
-    The demo event is found by its name. An account that already exists is left as it is.
+    Each demo event is found by its name. An account that already exists is left as it is.
     Flushes; the caller commits.
     """
-    created = False
-    event = db.session.scalar(select(Event).where(Event.name == EVENT_NAME).order_by(Event.id))
-    if event is None:
-        event = create_event(EVENT_NAME, RULESET)
-        import_sheets(event, demo_sheets())
-        created = True
+    event, created = _demo_event(EVENT_NAME, RULESET, demo_sheets())
+    athkri, athkri_created = _demo_event(
+        ATHKRI_EVENT_NAME, ATHKRI_RULESET, athkri_demo_sheets(), dict(ATHKRI_SETTINGS)
+    )
+    created = created or athkri_created
     for username, role, password in LOGINS:
         if db.session.scalar(select(User).where(User.username == username)) is None:
             create_user(username, role, password)
@@ -56,4 +82,5 @@ def load_demo() -> DemoResult:
         created=created,
         event_id=event.id,
         logins=tuple((username, password) for username, _, password in LOGINS),
+        athkri_event_id=athkri.id,
     )

@@ -27,7 +27,8 @@ def cast(app):
     with app.app_context():
         load_demo()
         db.session.commit()
-        return dict(db.session.execute(db.select(Character.name, Character.id)).all())
+        names = db.select(Character.name, Character.id).where(Character.event_id == 1)
+        return dict(db.session.execute(names).all())
 
 
 @pytest.fixture

@@ -81,7 +81,7 @@ def test_the_demo_loads_once(app, runner):
     second = runner.invoke(args=["demo"])
     assert first.output.startswith("created") and second.output.startswith("already there")
     assert "login: referee / referee-demo" in first.output
-    assert (count(app, Event), count(app, Character), count(app, User)) == (1, 24, 2)
+    assert (count(app, Event), count(app, Character), count(app, User)) == (2, 36, 2)
 
 
 def test_badges_print_writes_the_pdf_of_every_badge(app, runner, tmp_path):

@@ -1,11 +1,12 @@
-"""The demo loader: one EX Nihilo event, 24 characters, two accounts, idempotent."""
+"""The demo loader: an EX Nihilo event with 24 characters, a Sistema Athkri event with 12,
+two accounts; idempotent."""
 
 from sqlalchemy import func, select
 
 from larp_app.extensions import db
 from larp_app.models import Character, Event, User
 from larp_app.services.characters import larp_sheet
-from larp_app.services.demo import EVENT_NAME, load_demo
+from larp_app.services.demo import ATHKRI_EVENT_NAME, EVENT_NAME, load_demo
 from larp_app.services.users import password_matches
 
 
@@ -16,7 +17,7 @@ def counts() -> tuple[int, int, int]:
     )
 
 
-def test_demo_creates_event_cast_and_users(app):
+def test_demo_creates_events_casts_and_users(app):
     with app.app_context():
         result = load_demo()
         db.session.commit()
@@ -25,7 +26,12 @@ def test_demo_creates_event_cast_and_users(app):
         assert event.name == EVENT_NAME
         assert event.ruleset == "ex-nihilo"
         assert len(event.characters) == 24
-        assert counts() == (1, 24, 2)
+        athkri = db.session.get(Event, result.athkri_event_id)
+        assert athkri.name == ATHKRI_EVENT_NAME
+        assert athkri.ruleset == "athkri"
+        assert athkri.settings == {"seed": "demo"}
+        assert len(athkri.characters) == 12
+        assert counts() == (2, 36, 2)
         roles = {u.username: u.role for u in db.session.scalars(select(User))}
         assert roles == {"organiser": "organiser", "referee": "referee"}
 
@@ -39,8 +45,23 @@ def test_demo_twice_creates_nothing_more(app):
         assert first.created
         assert not second.created
         assert second.event_id == first.event_id
+        assert second.athkri_event_id == first.athkri_event_id
         assert second.logins == first.logins
-        assert counts() == (1, 24, 2)
+        assert counts() == (2, 36, 2)
+
+
+def test_demo_creates_only_the_demo_event_that_is_missing(app):
+    """A database whose Athkri demo went away (here: renamed) gets it again, and only it."""
+    with app.app_context():
+        first = load_demo()
+        db.session.get(Event, first.athkri_event_id).name = "Naufragio"
+        db.session.commit()
+        again = load_demo()
+        db.session.commit()
+        assert again.created
+        assert again.event_id == first.event_id
+        assert again.athkri_event_id != first.athkri_event_id
+        assert counts() == (3, 48, 2)
 
 
 def test_demo_characters_have_two_or_three_hit_points(app):
@@ -58,6 +79,23 @@ def test_demo_cast_has_badge_test_names_and_some_energy(app):
         assert max(len(name) for name in names) == 60
         with_energy = [c for c in event.characters if larp_sheet(c).energy_max > 0]
         assert 0 < len(with_energy) < 12
+
+
+def test_the_athkri_demo_cast_is_varied_and_within_the_rules(app):
+    with app.app_context():
+        event = db.session.get(Event, load_demo().athkri_event_id)
+        characters = event.characters
+        assert len({c.name for c in characters}) == 12
+        assert 2 <= len({c.faction for c in characters}) <= 3
+        for character in characters:
+            sheet = larp_sheet(character)
+            assert sheet.ruleset == "athkri"
+            assert 10 <= sheet.hp_max <= 30
+            assert 0 <= sheet.ap_max <= 4
+            assert sheet.advancements and all(a.text for a in sheet.advancements)
+            assert all(1 <= v <= 10 for v in sheet.details["attributes"].values())
+            assert sheet.details["skills"]
+        assert any(a.energy_cost > 0 for c in characters for a in larp_sheet(c).advancements)
 
 
 def test_demo_passwords_let_the_users_in(app):

@@ -1,6 +1,6 @@
 // The referee console: one or two taps per entry, the state kept fresh from the JSON API.
 import { ApiError, getJSON, newId, nowISO, poll, postJSON } from "../lib/api.js";
-import { renderState, tick } from "./render.js";
+import { checkOutcome, renderState, tick } from "./render.js";
 
 const root = document.querySelector(".console");
 const config = JSON.parse(root.dataset.config);
@@ -19,11 +19,13 @@ function say(element, text) {
 }
 
 // Every entry: a client-made id, when it happened, and the phone's clock when sent.
+// Returns the server's answer ({entry, state}), or null when refused or offline.
 async function log(kind, fields = {}) {
   const at = nowISO();
   const entry = { id: newId(), kind, at, sent_at: at, ...fields };
+  let answer = null;
   try {
-    const answer = await postJSON(config.entries, entry);
+    answer = await postJSON(config.entries, entry);
     show(answer.state);
     say(done, `✓ ${words.stored}`);
     if (navigator.vibrate) navigator.vibrate(30);
@@ -32,6 +34,7 @@ async function log(kind, fields = {}) {
     else say(refusal, `⚠ ${words.offline}`);
   }
   refresh();
+  return answer;
 }
 
 async function undoLast() {
@@ -105,6 +108,43 @@ root.querySelector("[data-status-picker]").replaceChildren(
   ),
 );
 
+// A condition's random check (Athkri): the app rolls it; show the die and what it means.
+const checkResult = root.querySelector("[data-check-result]");
+
+async function rollCheck(check) {
+  checkResult.hidden = true;
+  const answer = await log("roll", { key: check.key });
+  const roll = answer?.state.rolls?.findLast((r) => r.what === check.key);
+  if (!roll) return;
+  const { failed, text } = checkOutcome(check, roll.kept, words);
+  const head = document.createElement("strong");
+  head.dataset.checkDie = roll.kept;
+  head.textContent = `${check.name} · ${check.die} ${roll.kept}`;
+  const body = document.createElement("span");
+  body.dataset.checkText = "";
+  body.textContent = text;
+  checkResult.className = failed ? "flash error" : "flash info";
+  checkResult.replaceChildren(head, " ", body);
+  checkResult.hidden = false;
+}
+
+if (config.checks?.length) {
+  root.querySelector("[data-checks]").hidden = false;
+  root.querySelector("[data-check-buttons]").replaceChildren(
+    ...config.checks.map((check) => {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "big";
+      button.dataset.roll = check.key;
+      button.textContent = `${words.roll} ${check.name}`;
+      button.addEventListener("click", () => rollCheck(check));
+      return button;
+    }),
+  );
+}
+// Where referees roll the saves themselves, they enter each result.
+root.querySelector("[data-referee-saves]").hidden = config.saves !== "referee";
+
 root.addEventListener("click", (event) => {
   const button = event.target.closest("button");
   if (!button) return;
@@ -117,6 +157,8 @@ root.addEventListener("click", (event) => {
     root.querySelector(`[data-dialog="${button.dataset.open}"]`).showModal();
   } else if (button.dataset.close !== undefined) {
     button.closest("dialog").close();
+  } else if (button.dataset.saveResult) {
+    log("save", { success: button.dataset.saveResult === "true" });
   } else if (button.dataset.action) {
     button.closest("dialog")?.close();
     actions[button.dataset.action]?.();

@@ -40,6 +40,7 @@ export function renderState(root, state, words, statusNames) {
       return item;
     }),
   );
+  renderTrack(root, state, words, statusNames);
   tick(root);
 }
 
@@ -53,9 +54,101 @@ export function tick(root) {
   if (next.dataset.at) {
     root.querySelector("[data-next-energy-left]").textContent = mmss(msUntil(next.dataset.at));
   }
+  for (const [box, left] of [
+    ["[data-save]", "[data-save-left]"],
+    ["[data-awake]", "[data-awake-left]"],
+  ]) {
+    const element = root.querySelector(box);
+    if (element?.dataset.at) root.querySelector(left).textContent = mmss(msUntil(element.dataset.at));
+  }
   for (const item of root.querySelectorAll("[data-statuses] li")) {
     if (item.dataset.until) {
       item.querySelector(".left").textContent = mmss(msUntil(item.dataset.until));
     }
   }
+}
+
+// Sistema Athkri: the wound track (level, next save, what a failure costs) and the dice.
+// States of other rulesets have no `level`: the panel stays hidden.
+export function renderTrack(root, state, words, statusNames) {
+  const panel = root.querySelector("[data-track]");
+  if (!panel) return;
+  panel.hidden = state.level === undefined;
+  if (panel.hidden) return;
+  const set = (selector, value) => {
+    panel.querySelector(selector).textContent = value;
+  };
+  panel.querySelector("[data-level]").className = `wound wound-${state.wound}`;
+  set("[data-level-word]", words[levelWord(state.level)] ?? state.level);
+  set("[data-level-damage]", state.damage);
+  set("[data-level-dead-at]", state.dead_at_damage);
+
+  const save = panel.querySelector("[data-save]");
+  save.hidden = !state.next_save_at;
+  save.dataset.at = state.next_save_at ?? "";
+  set("[data-failure-cost]", state.next_failure_damage);
+  const worst = state.turns_until_death_worst_case;
+  panel.querySelector("[data-turns]").hidden = worst === null || worst === undefined;
+  set("[data-turns-left]", worst ?? "–");
+
+  const awake = panel.querySelector("[data-awake]");
+  awake.hidden = !state.awake_at || Boolean(state.died_at);
+  awake.dataset.at = state.awake_at ?? "";
+
+  const rolls = state.rolls ?? [];
+  panel.querySelector("[data-rolls-box]").hidden = rolls.length === 0;
+  panel.querySelector("[data-rolls]").replaceChildren(
+    ...rolls
+      .slice()
+      .reverse()
+      .map((roll) => {
+        const item = document.createElement("li");
+        const when = document.createElement("span");
+        when.className = "muted";
+        when.textContent = clockTime(roll.at);
+        const what = document.createElement("strong");
+        what.textContent = rollLabel(roll, words, statusNames);
+        item.append(when, " ", what, " ", rollText(roll, words));
+        return item;
+      }),
+  );
+}
+
+const levelWord = (level) => `level${level.charAt(0).toUpperCase()}${level.slice(1)}`;
+
+function clockTime(iso) {
+  const at = new Date(iso);
+  return Number.isNaN(at.getTime()) ? "" : at.toLocaleTimeString([], { hour12: false });
+}
+
+function rollLabel(roll, words, statusNames) {
+  if (roll.what === "save") return words.rollSave;
+  if (roll.what === "indefenso") return words.rollIndefenso;
+  return statusNames[roll.what] ?? roll.what;
+}
+
+// "4 · 7 · 9 → 7 + 4 = 11 / 12 ✓ passed" for a save; "d100 37" for a check.
+export function rollText(roll, words) {
+  if (roll.dice.length === 1 && roll.target === null) return `d100 ${roll.kept}`;
+  const dice = roll.dice.join(" · ");
+  const sum = roll.bonus ? `${roll.kept} + ${roll.bonus} = ${roll.total}` : `${roll.total}`;
+  const target = roll.target === null ? "" : ` / ${roll.target}`;
+  const outcome =
+    roll.success === null ? "" : roll.success ? ` ✓ ${words.savePassed}` : ` ✖ ${words.saveFailed}`;
+  return `${dice} → ${sum}${target}${outcome}`;
+}
+
+// What a condition's check means for the die rolled: the table row it falls in, or whether the
+// percentage failed and what that costs.
+export function checkOutcome(check, value, words) {
+  if (check.table) {
+    const row = check.table.find((r) => value >= r.from && value <= r.to);
+    if (!row) return { failed: null, text: "" };
+    const note = row.to >= 100 && check.note ? ` (${check.note})` : "";
+    return { failed: null, text: `${row.from}–${row.to}: ${row.text}${note}` };
+  }
+  const failed = value <= check.fails_at_or_below;
+  return failed
+    ? { failed, text: `≤ ${check.fails_at_or_below}: ✖ ${words.checkFailed}. ${check.text}` }
+    : { failed, text: `> ${check.fails_at_or_below}: ✓ ${words.checkPassed}` };
 }

@@ -1,0 +1,137 @@
+"""The referee console for a Sistema Athkri character (RULES.md §4) on a 360 px phone."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from larp_app.extensions import db
+from larp_app.models import Character, Event
+from larp_app.services.demo import load_demo
+from larp_app.services.events import change_settings
+
+from .test_console_in_chromium import open_console
+
+
+@pytest.fixture
+def athkri(app):
+    """An Athkri demo character; its event's turn is a minute, so a save can be watched."""
+    with app.app_context():
+        event = db.session.get(Event, load_demo().athkri_event_id)
+        change_settings(event, {**event.settings, "turn_seconds": 60})
+        db.session.commit()
+        chosen = next(
+            c
+            for c in db.session.scalars(
+                db.select(Character).where(Character.event_id == event.id).order_by(Character.id)
+            )
+            # knocked out, not killed, by a blow of all its points
+            if c.larp["hp_max"] < c.larp["thresholds"]["dead_at_damage"]
+        )
+        return {
+            "id": chosen.id,
+            "hp": chosen.larp["hp_max"],
+            "fisico": chosen.larp["attributes"]["fisico"],
+        }
+
+
+@pytest.fixture
+def phone(browser):
+    """A 360 px wide phone screen, in English."""
+    context = browser.new_context(
+        viewport={"width": 360, "height": 780}, locale="en-GB", has_touch=True, is_mobile=True
+    )
+    yield context.new_page()
+    context.close()
+
+
+def knock_out(page, points):
+    """One pierce blow of ``points`` damage."""
+    for _ in range(points - 1):
+        page.get_by_role("button", name="More damage").click()
+    expect(page.locator("[data-damage]")).to_have_text(str(points))
+    page.click("[data-pierce]")
+    page.get_by_role("button", name="Hit", exact=True).click()
+
+
+def test_a_fresh_athkri_character_is_stable_and_shows_no_save(live_server, phone, athkri):
+    open_console(phone, live_server, athkri["id"])
+    expect(phone.locator("[data-level-word]")).to_have_text("Stable")
+    expect(phone.locator("[data-save]")).to_be_hidden()
+    expect(phone.get_by_role("button", name="Roll Confused")).to_be_visible()
+
+
+def test_a_pierce_blow_of_every_point_knocks_out_with_a_save_ticking(live_server, phone, athkri):
+    open_console(phone, live_server, athkri["id"])
+    knock_out(phone, athkri["hp"])
+    expect(phone.locator("[data-hp]")).to_have_text("0")
+    expect(phone.locator("[data-level-word]")).to_have_text("Unconscious")
+    expect(phone.locator("[data-save]")).to_be_visible()
+    expect(phone.locator("[data-save-left]")).to_have_text(re.compile(r"^0[01]:\d\d$"))
+    first = phone.inner_text("[data-save-left]")
+    expect(phone.locator("[data-save-left]")).not_to_have_text(first, timeout=3000)  # ticking
+    expect(phone.locator("[data-failure-cost]")).to_have_text(str(athkri["fisico"]))
+    expect(phone.locator("[data-referee-saves]")).to_be_hidden()  # the app rolls the saves
+    turns = int(phone.inner_text("[data-turns-left]"))
+    assert turns >= 1
+    assert f"Turns until death if every save fails: {turns}" in phone.inner_text("[data-track]")
+    assert "A failure costs" in phone.inner_text("[data-track]")
+
+
+def test_where_referees_roll_saves_a_failed_one_costs_fisico(app, live_server, phone, athkri):
+    with app.app_context():
+        event = db.session.get(Character, athkri["id"]).event
+        change_settings(event, {**event.settings, "saves": "referee"})
+        db.session.commit()
+    open_console(phone, live_server, athkri["id"])
+    knock_out(phone, athkri["hp"])
+    expect(phone.locator("[data-failure-cost]")).to_have_text(str(athkri["fisico"]))
+    phone.get_by_role("button", name="Save failed").click()
+    expect(phone.locator("[data-hp]")).to_have_text(str(-athkri["fisico"]))
+    expect(phone.locator("[data-failure-cost]")).to_have_text(str(2 * athkri["fisico"]))
+
+
+def test_roll_confusion_shows_the_d100_and_the_behaviour(live_server, phone, athkri):
+    open_console(phone, live_server, athkri["id"])
+    phone.get_by_role("button", name="Roll Confused").click()
+    result = phone.locator("[data-check-result]")
+    expect(result).to_be_visible()
+    die = int(result.locator("[data-check-die]").get_attribute("data-check-die"))
+    assert 1 <= die <= 100
+    behaviours = {
+        range(1, 26): "Acts normally.",
+        range(26, 51): "Does nothing, only babbles incoherently.",
+        range(51, 76): "Hits itself with its equipped weapon.",
+        range(76, 101): "Attacks the nearest creature with whatever it can.",
+    }
+    expected = next(text for rows, text in behaviours.items() if die in rows)
+    assert expected in result.inner_text()
+    assert f"d100 {die}" in result.inner_text()
+    # and the roll is listed with the recent ones
+    expect(phone.locator("[data-rolls] li").first).to_contain_text(f"d100 {die}")
+
+
+def test_a_percentage_check_says_whether_it_failed(live_server, phone, athkri):
+    open_console(phone, live_server, athkri["id"])
+    phone.get_by_role("button", name="Roll Paralysed").click()
+    result = phone.locator("[data-check-result]")
+    expect(result).to_be_visible()
+    die = int(result.locator("[data-check-die]").get_attribute("data-check-die"))
+    text = result.inner_text()
+    if die <= 50:
+        assert "failed" in text and "the declared Action is lost" in text
+    else:
+        assert "no effect" in text
+
+
+def test_the_athkri_console_fits_a_360_px_phone(live_server, phone, athkri):
+    open_console(phone, live_server, athkri["id"])
+    knock_out(phone, athkri["hp"])
+    expect(phone.locator("[data-save]")).to_be_visible()
+    phone.get_by_role("button", name="Roll Confused").click()
+    expect(phone.locator("[data-check-result]")).to_be_visible()
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 360
+    small = phone.evaluate("""() => [...document.querySelectorAll('.console button')]
+        .filter(e => e.offsetParent && e.getBoundingClientRect().height < 47.5)
+        .map(e => e.outerHTML.slice(0, 60))""")
+    assert small == []
