@@ -131,3 +131,12 @@ def test_the_console_fits_a_360_px_phone(live_server, phone, character):
         .filter(e => e.offsetParent && e.getBoundingClientRect().height < 47.5)
         .map(e => e.outerHTML.slice(0, 60))""")
     assert small == []
+
+
+def test_a_referee_ends_an_open_status_with_one_tap(live_server, phone, character):
+    open_console(phone, live_server, character["id"])
+    phone.get_by_role("button", name="Status", exact=True).click()
+    phone.get_by_role("button", name="Invisibile").click()
+    expect(phone.locator("[data-statuses] li")).to_have_count(1)
+    phone.get_by_role("button", name="Termina: Invisibile").click()
+    expect(phone.locator("[data-statuses] li")).to_have_count(0)

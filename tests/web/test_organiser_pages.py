@@ -243,3 +243,24 @@ def settings_form(client, event_url):
         chosen = re.search(r'<option(?: value="([^"]*)")?[^>]*selected[^>]*>([^<]+)<', options)
         form[name] = chosen.group(1) or chosen.group(2)
     return form
+
+
+def test_an_organiser_kills_for_the_plot_and_revives_from_the_character_page(app, organiser, cast):
+    from larp_app.services.clock import now_utc
+    from larp_app.services.entries import state_of
+
+    page = f"/characters/{cast['Vera Lanz']}"
+    post_form(organiser, f"{page}/kill", {"reason": "trama"}, page=page)
+    with app.app_context():
+        assert state_of(db.session.get(Character, cast["Vera Lanz"]), now_utc()).wound == "dead"
+    assert "Revive" in organiser.get(page).get_data(as_text=True)
+    post_form(organiser, f"{page}/revive", {"hp": "1"}, page=page)
+    with app.app_context():
+        s = state_of(db.session.get(Character, cast["Vera Lanz"]), now_utc())
+        assert (s.wound, s.state.hp) == ("ok", 1)
+
+
+def test_reviving_a_living_character_is_refused_in_words(organiser, cast):
+    page = f"/characters/{cast['Vera Lanz']}"
+    answer = post_form(organiser, f"{page}/revive", {"hp": "1"}, page=page, follow_redirects=True)
+    assert "only a dead character can be revived" in answer.get_data(as_text=True)

@@ -9,13 +9,14 @@ from flask_babel import gettext as _
 
 from ... import rules
 from ...extensions import db
-from ...messages import refusal_message
+from ...messages import problem_message, refusal_message
 from ...models import Character, Event
 from ...services.characters import find_characters
 from ...services.clock import now_utc
 from ...services.entries import log_of, record_entry, state_of
 from ...services.events import event_settings, status_catalogue
 from ..auth import login_required
+from ..forms import number_or_text
 from . import bp
 
 
@@ -41,27 +42,53 @@ def character(character_id: int):
     )
 
 
+def _log(character: Character, raw: dict, done: str):
+    """Record an organiser's entry made now; flash what happened or why it was refused."""
+    raw = {"id": str(uuid.uuid4()), "at": rules.format_instant(now_utc()), **raw}
+    try:
+        record_entry(character, raw, g.user)
+    except rules.RuleError as exc:
+        db.session.rollback()
+        flash(_("Not recorded: %(reason)s", reason=refusal_message(exc.code, exc.params)), "error")
+    except rules.InvalidInput as exc:
+        db.session.rollback()
+        flash(_("Not recorded: %(reason)s", reason=problem_message(exc.problems[0])), "error")
+    else:
+        db.session.commit()
+        flash(done, "info")
+    return redirect(url_for("organiser.character", character_id=character.id))
+
+
 @bp.post("/characters/<int:character_id>/undo")
 @login_required("organiser")
 def undo(character_id: int):
     character = db.get_or_404(Character, character_id)
-    raw = {
-        "id": str(uuid.uuid4()),
-        "kind": "undo",
-        "at": rules.format_instant(now_utc()),
-        "target": request.form.get("target", ""),
-    }
-    try:
-        record_entry(character, raw, g.user)
-    except (rules.InvalidInput, rules.RuleError) as exc:
-        db.session.rollback()
-        code = exc.code if isinstance(exc, rules.RuleError) else "unknown_target"
-        params = exc.params if isinstance(exc, rules.RuleError) else {"target": raw["target"]}
-        flash(_("Not undone: %(reason)s", reason=refusal_message(code, params)), "error")
-    else:
-        db.session.commit()
-        flash(_("Entry undone."), "info")
-    return redirect(url_for("organiser.character", character_id=character.id))
+    return _log(
+        character, {"kind": "undo", "target": request.form.get("target", "")}, _("Entry undone.")
+    )
+
+
+@bp.post("/characters/<int:character_id>/kill")
+@login_required("organiser")
+def kill(character_id: int):
+    """Plot or end of session: dead now, with the reason in the log."""
+    character = db.get_or_404(Character, character_id)
+    return _log(
+        character,
+        {"kind": "kill", "reason": request.form.get("reason", "")},
+        _("Recorded: the character is dead."),
+    )
+
+
+@bp.post("/characters/<int:character_id>/revive")
+@login_required("organiser")
+def revive(character_id: int):
+    """Only organisers bring a dead character back, with the points they choose."""
+    character = db.get_or_404(Character, character_id)
+    raw = {"kind": "revive"}
+    if request.form.get("hp", "").strip():
+        raw["hp"] = number_or_text(request.form["hp"])
+    return _log(character, raw, _("Recorded: the character lives again."))
 
 
 @bp.get("/events/<int:event_id>/print")

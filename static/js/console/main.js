@@ -148,7 +148,9 @@ root.querySelector("[data-referee-saves]").hidden = config.saves !== "referee";
 root.addEventListener("click", (event) => {
   const button = event.target.closest("button");
   if (!button) return;
-  if (button.dataset.step) {
+  if (button.dataset.endStatus) {
+    log("status_off", { key: button.dataset.endStatus });
+  } else if (button.dataset.step) {
     const output = root.querySelector(`[data-${button.dataset.step}]`);
     const [low, high] = steppers[button.dataset.step];
     const value = Number(output.textContent) + Number(button.dataset.delta);

@@ -36,7 +36,12 @@ export function renderState(root, state, words, statusNames) {
       const left = document.createElement("span");
       left.className = "left";
       left.textContent = status.until ? mmss(msUntil(status.until)) : words.open;
-      item.append(name, " ", left);
+      const end = document.createElement("button");
+      end.type = "button";
+      end.dataset.endStatus = status.key;
+      end.textContent = `✕ ${words.endStatus}`;
+      end.setAttribute("aria-label", `${words.endStatus}: ${name.textContent}`);
+      item.append(name, " ", left, " ", end);
       return item;
     }),
   );
