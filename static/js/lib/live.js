@@ -1,0 +1,41 @@
+// A page's live part, kept fresh: poll its JSON twin (ETag: a 304 when nothing changed), swap
+// in the HTML it carries, and ask again at once when a countdown reaches zero. Countdowns tick
+// from timestamps (clock.js), so they are right again the moment a sleeping phone wakes up.
+import { poll } from "./api.js";
+import { msUntil, tickCountdowns } from "./clock.js";
+
+// Instants in the phone's own time zone (the server writes them in UTC), in the page language.
+export function localTimes(root) {
+  const lang = document.documentElement.lang || undefined;
+  for (const el of root.querySelectorAll("time[data-local]")) {
+    el.textContent = new Date(el.getAttribute("datetime")).toLocaleTimeString(lang, {
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+    });
+  }
+}
+
+export function followLive(live, seconds) {
+  const tick = tickCountdowns(live);
+  localTimes(live);
+  const refresh = poll(
+    live.dataset.liveUrl,
+    (data) => {
+      live.innerHTML = data.html;
+      localTimes(live);
+      tick();
+    },
+    Number(live.dataset.seconds) || seconds,
+  );
+  const asked = new Set();
+  setInterval(() => {
+    for (const el of live.querySelectorAll("[data-refresh-at-zero]")) {
+      const until = el.dataset.until;
+      if (!asked.has(until) && msUntil(until) <= 0) {
+        asked.add(until);
+        setTimeout(refresh, 500);
+      }
+    }
+  }, 250);
+}
