@@ -10,7 +10,7 @@ import secrets
 
 ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # 31 symbols, about 4.95 bits each
 SECRET_LENGTH = 26  # 26 × log2(31) ≈ 128.8 bits
-SHORT_DATA = 8  # plus one check symbol: 9 typed symbols, shown as XXX-XXX-XXX
+SHORT_DATA = 8  # plus one check symbol: 9 typed symbols, shown as K7M-Q2X-9HP
 # What a person may type for a symbol the alphabet leaves out.
 LOOK_ALIKES = str.maketrans({"O": "0", "I": "1", "L": "1"})
 

@@ -17,7 +17,7 @@ from . import dice
 from .armour import take_blow
 from .problems import Checker, RuleError
 from .registry import Ruleset
-from .sheet import Advancement, LarpSheet
+from .sheet import Advancement, LarpSheet, read_who
 from .state import State
 from .statuses import parse_status_catalogue
 from .tables import TableSet
@@ -66,13 +66,10 @@ class Track:
 
 def read_sheet(raw: Any, tables: TableSet, c: Checker) -> LarpSheet | None:
     """Validate an Athkri sheet and convert it; None (with errors in ``c``) when invalid."""
-    if not isinstance(raw, dict):
-        c.error("sheet", "not_object")
+    who = read_who(raw, c, SHEET_KEYS)
+    if who is None:
         return None
-    c.unknown_keys(raw, SHEET_KEYS)
-    player = c.text(raw, "player", "player")
-    character = c.text(raw, "character", "character")
-    faction = c.text(raw, "faction", "faction", required=False)
+    player, character, faction = who
     attrs = c.mapping(raw, "attributes", "attributes") or {}
     if attrs:
         c.unknown_keys(attrs, ATTRIBUTES, "attributes.")

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from .armour import take_blow
 from .problems import Checker, RuleError
 from .registry import Ruleset
-from .sheet import Advancement, LarpSheet
+from .sheet import Advancement, LarpSheet, read_who
 from .state import State
 from .statuses import parse_status_catalogue
 from .tables import TableSet
@@ -251,13 +251,10 @@ def _above(needed: str, has: str) -> bool:
 
 def read_sheet(raw: Any, tables: TableSet, c: Checker) -> LarpSheet | None:
     """Validate a tabletop sheet and convert it; None (with errors in ``c``) when invalid."""
-    if not isinstance(raw, dict):
-        c.error("sheet", "not_object")
+    who = read_who(raw, c, SHEET_KEYS)
+    if who is None:
         return None
-    c.unknown_keys(raw, SHEET_KEYS)
-    player = c.text(raw, "player", "player")
-    character = c.text(raw, "character", "character")
-    faction = c.text(raw, "faction", "faction", required=False)
+    player, character, faction = who
     attrs = _read_attributes(raw, c)
     skills = _read_skills(raw, c, tables["skills"])
     advancements = _read_advancements(raw, c)

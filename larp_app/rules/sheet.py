@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .problems import Problem
+from .problems import Checker, Problem
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,3 +89,19 @@ class LarpSheet:
             warnings=warnings,
             tables=dict(data.get("tables", {})),
         )
+
+
+def read_who(raw: Any, c: Checker, known_keys) -> tuple[str, str, str | None] | None:
+    """Begin any sheet: an object whose player and character are named; faction optional.
+
+    None when it is no object at all (recorded in ``c``); unknown keys are warned of.
+    """
+    if not isinstance(raw, dict):
+        c.error("sheet", "not_object")
+        return None
+    c.unknown_keys(raw, known_keys)
+    return (
+        c.text(raw, "player", "player"),
+        c.text(raw, "character", "character"),
+        c.text(raw, "faction", "faction", required=False),
+    )
