@@ -64,7 +64,7 @@ ANCHOR_P99_MS = 90
 # --- set-up helpers -------------------------------------------------------------------------
 
 
-def flask_cli(env: dict, *args: str) -> str:
+def flask_cli(env: dict, *args: str, timeout: float = CLI_TIMEOUT) -> str:
     """Run ``flask --app larp_app ARGS``; return its stdout, raise with stderr on failure."""
     done = subprocess.run(
         [sys.executable, "-m", "flask", "--app", "larp_app", *args],
@@ -72,7 +72,7 @@ def flask_cli(env: dict, *args: str) -> str:
         env=env,
         capture_output=True,
         text=True,
-        timeout=CLI_TIMEOUT,
+        timeout=timeout,
         check=False,
     )
     if done.returncode != 0:

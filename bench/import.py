@@ -20,12 +20,14 @@ import random
 import re
 import shutil
 import sqlite3
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 from statistics import median
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/entries.py: shared set-up
+import entries as entries_bench
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "larp_app" / "demo" / "ex-nihilo-sheet.json"
@@ -85,19 +87,7 @@ def make_sheets(count: int, seed: int = 1) -> list[dict]:
 
 
 def flask_cli(env: dict, *args: str) -> str:
-    """Run ``flask --app larp_app ARGS`` and return its stdout; raise with stderr on failure."""
-    done = subprocess.run(
-        [sys.executable, "-m", "flask", "--app", "larp_app", *args],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=CLI_TIMEOUT,
-        check=False,
-    )
-    if done.returncode != 0:
-        raise RuntimeError(f"flask {' '.join(args)} failed ({done.returncode}):\n{done.stderr}")
-    return done.stdout
+    return entries_bench.flask_cli(env, *args, timeout=CLI_TIMEOUT)
 
 
 def count_characters(db_path: Path, event_id: int) -> int:
