@@ -1,10 +1,13 @@
 """Small helpers for driving the HTML pages like a browser would."""
 
+import json
 import re
+from pathlib import Path
 
 from larp_app.extensions import db
 from larp_app.services.users import create_user
 
+DATA = Path(__file__).resolve().parents[1] / "data"
 TOKEN = re.compile(r'name="csrf_token" value="([^"]+)"')
 
 
@@ -30,3 +33,8 @@ def make_user(app, username, role, password="a-long-password"):
 
 def log_in(client, username, password="a-long-password"):
     return post_form(client, "/login", {"username": username, "password": password})
+
+
+def data_sheet(name: str = "ex-nihilo-sheet.json") -> dict:
+    """A fresh copy of an example sheet from tests/data."""
+    return json.loads((DATA / name).read_text(encoding="utf-8"))

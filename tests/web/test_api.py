@@ -1,9 +1,7 @@
 """The JSON API round-trips sheets, entries and states; every refusal has a code and fields."""
 
-import json
 import uuid
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 
@@ -11,23 +9,12 @@ from larp_app.extensions import db
 from larp_app.models import Entry
 from larp_app.rules import format_instant
 from larp_app.services.clock import now_utc
-from larp_app.services.users import create_user
 
-SHEET = json.loads(
-    (Path(__file__).resolve().parents[1] / "data" / "ex-nihilo-sheet.json").read_text(
-        encoding="utf-8"
-    )
-)
+from .helpers import data_sheet
+
+SHEET = data_sheet()
 
 pytestmark = pytest.mark.both_databases
-
-
-@pytest.fixture
-def tokens(app):
-    with app.app_context():
-        made = {role: create_user(f"{role}-1", role)[2] for role in ("organiser", "referee")}
-        db.session.commit()
-    return made
 
 
 def auth(token):

@@ -2,18 +2,15 @@
 
 import json
 import uuid
-from pathlib import Path
 
 import pytest
 
 from larp_app.rules import format_instant
 from larp_app.services.clock import now_utc
 
-from .helpers import log_in, make_user, post_form
+from .helpers import data_sheet, log_in, make_user, post_form
 
-SHEET = json.loads(
-    (Path(__file__).resolve().parents[1] / "data" / "athkri-sheet.json").read_text(encoding="utf-8")
-)
+SHEET = data_sheet("athkri-sheet.json")
 
 
 @pytest.fixture

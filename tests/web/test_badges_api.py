@@ -1,31 +1,21 @@
 """Resolving a scan, reissuing a lost badge, and every refused lookup kept."""
 
-import json
-from pathlib import Path
-
 import pytest
 
 from larp_app.extensions import db
 from larp_app.models import Badge, BadgeLookup
-from larp_app.services.users import create_user
 
-from .helpers import log_in, make_user
+from .helpers import data_sheet, log_in, make_user
 
-SHEET = json.loads(
-    (Path(__file__).resolve().parents[1] / "data" / "ex-nihilo-sheet.json").read_text(
-        encoding="utf-8"
-    )
-)
+SHEET = data_sheet()
 
 pytestmark = pytest.mark.both_databases
 
 
 @pytest.fixture
-def tokens(app):
-    with app.app_context():
-        made = {role: create_user(f"{role}-1", role)[2] for role in ("organiser", "referee")}
-        db.session.commit()
-    return {role: {"Authorization": f"Bearer {token}"} for role, token in made.items()}
+def tokens(tokens):
+    """The shared API tokens, as Authorization headers."""
+    return {role: {"Authorization": f"Bearer {token}"} for role, token in tokens.items()}
 
 
 @pytest.fixture

@@ -1,18 +1,15 @@
 """Organisers' commands: events, accounts, sheet import and the demo."""
 
 import json
-from pathlib import Path
 
 from larp_app.extensions import db
 from larp_app.models import Character, Event, User
 from larp_app.services.csv_sheets import write_csv
 from larp_app.services.users import password_matches, user_for_token
 
-SHEET = json.loads(
-    (Path(__file__).resolve().parents[1] / "data" / "ex-nihilo-sheet.json").read_text(
-        encoding="utf-8"
-    )
-)
+from .helpers import data_sheet
+
+SHEET = data_sheet()
 
 
 def count(app, model):

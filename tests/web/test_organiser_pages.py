@@ -3,7 +3,6 @@
 import io
 import json
 import re
-from pathlib import Path
 
 import pytest
 
@@ -11,13 +10,9 @@ from larp_app.extensions import db
 from larp_app.models import Character
 from larp_app.services.csv_sheets import template_csv, write_csv
 
-from .helpers import log_in, make_user, post_form
+from .helpers import data_sheet, log_in, make_user, post_form
 
-SHEET = json.loads(
-    (Path(__file__).resolve().parents[1] / "data" / "ex-nihilo-sheet.json").read_text(
-        encoding="utf-8"
-    )
-)
+SHEET = data_sheet()
 
 
 @pytest.fixture
