@@ -30,6 +30,15 @@ users_cli = AppGroup("users", help="Create organiser and referee accounts.")
 badges_cli = AppGroup("badges", help="Print badges.")
 
 
+settings_option = click.option(
+    "--settings",
+    "settings_file",
+    metavar="SETTINGS.json",
+    type=click.Path(dir_okay=False),
+    help="Event settings (turn length, rules, tables).",
+)
+
+
 def register(app: Flask) -> None:
     for group in (sheets_cli, log_cli, event_cli, users_cli, badges_cli):
         app.cli.add_command(group)
@@ -89,13 +98,7 @@ def convert_command(sheet_file: str) -> None:
     metavar="ISO-8601",
     help="The instant to compute the state for.",
 )
-@click.option(
-    "--settings",
-    "settings_file",
-    metavar="SETTINGS.json",
-    type=click.Path(dir_okay=False),
-    help="Event settings (turn length, rules, tables).",
-)
+@settings_option
 def replay_command(sheet_file: str, log_file: str, at_text: str, settings_file: str | None):
     """Print a character's state at --at from SHEET.json and an exported LOG.json."""
     try:
@@ -150,13 +153,7 @@ def import_command(event_id: int, sheets_file: str) -> None:
 @event_cli.command("create")
 @click.argument("name")
 @click.option("--ruleset", default="ex-nihilo", show_default=True)
-@click.option(
-    "--settings",
-    "settings_file",
-    metavar="SETTINGS.json",
-    type=click.Path(dir_okay=False),
-    help="Event settings (turn length, rules, tables).",
-)
+@settings_option
 def event_create_command(name: str, ruleset: str, settings_file: str | None) -> None:
     """Create an event and print its id."""
     settings = _load_json(settings_file, "settings") if settings_file else None
