@@ -91,6 +91,8 @@ def print_badges(
     total = len(characters)
     if total == 0:
         return 0
+    if progress:
+        progress(0, total)  # the total is known before the first badge is drawn
 
     def faces() -> Iterator[BadgeFace]:
         for character in characters:
@@ -143,12 +145,6 @@ def _run(app: Flask, job_id: int) -> None:
 
         try:
             event = db.session.get(Event, job.event_id)
-            job.total = len(
-                characters_to_print(
-                    event, options.get("faction", ""), options.get("only_new", False)
-                )
-            )
-            db.session.commit()
             with path.open("wb") as out:
                 count = print_badges(event, out, progress=progress, **options)
             job.status, job.done, job.total = "done", count, count
