@@ -57,7 +57,7 @@ def login_required(*roles: str):
     return decorate
 
 
-def _safe_next(target: str | None) -> str:
+def safe_next(target: str | None) -> str:
     parts = urlsplit(target or "")
     if target and not parts.scheme and not parts.netloc and target.startswith("/"):
         return target
@@ -81,7 +81,7 @@ def login():
                 session["lang"] = chosen
         db.session.commit()
         if user is not None:
-            return redirect(_safe_next(request.args.get("next")))
+            return redirect(safe_next(request.args.get("next")))
         if wait:
             flash(
                 _(

@@ -18,7 +18,7 @@ from flask import (
 )
 
 from ..extensions import db
-from .auth import _safe_next
+from .auth import safe_next
 
 bp = Blueprint("i18n", __name__)
 
@@ -48,4 +48,4 @@ def choose_language():
         if user is not None and user.language != lang:
             user.language = lang
             db.session.commit()
-    return redirect(_safe_next(request.form.get("next") or url_for("home.index")))
+    return redirect(safe_next(request.form.get("next") or url_for("home.index")))
