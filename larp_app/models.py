@@ -149,3 +149,19 @@ class PrintJob(db.Model):
     error: Mapped[str | None] = mapped_column(String(255))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class RefusedEntry(db.Model):
+    """An entry the server could not store (it became impossible, or was invalid), kept so
+    that the organiser's board lists it; the referee's phone shows the same words."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)  # when it was refused
+    client_id: Mapped[str] = mapped_column(String(36), index=True)
+    character_id: Mapped[int] = mapped_column(ForeignKey("character.id"), index=True)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("user.id"))
+    fields: Mapped[dict[str, Any]] = mapped_column(JSON)  # as the phone sent it
+    code: Mapped[str] = mapped_column(String(40))
+    message: Mapped[str] = mapped_column(String(400))
+
+    character: Mapped[Character] = relationship()

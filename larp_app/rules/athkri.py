@@ -24,7 +24,7 @@ from .tables import TableSet
 from .timeutil import format_instant
 
 if TYPE_CHECKING:
-    from .entries import CheckRoll, CoupDeGrace, Heal, Hit, Save
+    from .entries import CheckRoll, CoupDeGrace, DiceRoll, Heal, Hit, Save
     from .fold import Context
 
 KEY = "athkri"
@@ -226,6 +226,15 @@ def check_roll(state: State, entry: CheckRoll, ctx: Context) -> State:
     return state.evolve(track=_with_roll(_track(state), entry.at, entry.key, roll))
 
 
+def roll_dice(state: State, entry: DiceRoll, ctx: Context) -> State:
+    """A 1o3d10 on demand, kept with its dice; Malherido lowers it one level (§4.1)."""
+    lowered = entry.level - 1 if level(state, ctx) == "malherido" else entry.level
+    roll = dice.one_of_three_d10(
+        dice.rng_for(ctx.settings.seed, entry.id), lowered, entry.bonus, entry.target
+    )
+    return state.evolve(track=_with_roll(_track(state), entry.at, "dice", roll))
+
+
 def _apply_save(state, track, success, at, ctx, roll) -> State:
     fisico = _fisico(ctx)
     track = replace(track, saves=track.saves + 1)
@@ -336,9 +345,12 @@ RULESET = Ruleset(
         "coup_de_grace": coup_de_grace,
         "save": save,
         "roll": check_roll,
+        "dice": roll_dice,
     },
     wound=wound,
     advance_wounds=advance_wounds,
     catalogue="conditions",
+    # A save every turn while unconscious: every second would be unplayable at a larp.
+    turn_seconds=10,
     describe=describe,
 )

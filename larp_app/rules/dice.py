@@ -28,6 +28,7 @@ class Roll:
     kept: int
     bonus: int = 0
     target: int | None = None
+    keep: str | None = None  # which of three dice was kept (KEEP); None for a single die
 
     @property
     def total(self) -> int:
@@ -41,6 +42,7 @@ class Roll:
         return {
             "dice": list(self.dice),
             "kept": self.kept,
+            "keep": self.keep,
             "bonus": self.bonus,
             "total": self.total,
             "target": self.target,
@@ -52,10 +54,10 @@ def one_of_three_d10(
     rng: random.Random, level: int = 0, bonus: int = 0, target: int | None = None
 ) -> Roll:
     """1o3d10 at ``level`` (+1 keeps the highest, 0 the middle, −1 the lowest; capped)."""
+    level = max(-1, min(1, level))
     dice = tuple(rng.randint(1, 10) for _ in range(3))
-    ordered = sorted(dice)
-    kept = ordered[{1: 2, 0: 1, -1: 0}[max(-1, min(1, level))]]
-    return Roll(dice=dice, kept=kept, bonus=bonus, target=target)
+    kept = sorted(dice)[level + 1]
+    return Roll(dice=dice, kept=kept, bonus=bonus, target=target, keep=KEEP[level])
 
 
 def d(rng: random.Random, sides: int) -> Roll:

@@ -115,6 +115,16 @@ class CheckRoll(Entry):
     kind = "roll"
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DiceRoll(Entry):
+    """A 1o3d10 the referee asks for, rolled by the app (Athkri's dado objetivo)."""
+
+    level: int = 0  # +1 keeps the highest of three d10, 0 the middle, −1 the lowest
+    bonus: int = 0
+    target: int | None = None  # the difficulty, if there is one
+    kind = "dice"
+
+
 MAX_TEXT = 2000
 
 
@@ -181,6 +191,14 @@ def _check_roll(c: Checker, d: dict, p: str) -> dict:
     return {"key": c.text(d, "key", p + "key", max_len=40)}
 
 
+def _dice(c: Checker, d: dict, p: str) -> dict:
+    return {
+        "level": c.integer(d, "level", p + "level", lo=-1, hi=1, required=False, default=0),
+        "bonus": c.integer(d, "bonus", p + "bonus", lo=-50, hi=50, required=False, default=0),
+        "target": c.integer(d, "target", p + "target", lo=1, hi=100, required=False),
+    }
+
+
 def _nothing(c: Checker, d: dict, p: str) -> dict:
     return {}
 
@@ -200,6 +218,7 @@ KINDS: dict[str, tuple[type[Entry], Callable[[Checker, dict, str], dict]]] = {
     "undo": (Undo, _undo),
     "save": (Save, _save),
     "roll": (CheckRoll, _check_roll),
+    "dice": (DiceRoll, _dice),
 }
 
 

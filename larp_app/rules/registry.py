@@ -32,6 +32,7 @@ class Ruleset:
     # it may set died_at (never after the instant), and leaves energy and statuses alone.
     advance_wounds: Callable[..., State]
     catalogue: str = "statuses"  # the table of statuses (conditions) referees apply
+    turn_seconds: float = 1  # a new event's turn, unless its organiser sets another
     # Ruleset-specific figures added to the state's JSON (thresholds, next save...).
     describe: Callable[..., dict[str, Any]] = lambda state, ctx: {}
 

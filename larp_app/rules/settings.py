@@ -13,7 +13,15 @@ from .registry import get_ruleset
 from .tables import TableSet, build_tables
 
 OPTIONAL_RULES = ("armour_breaks",)
-KNOWN_KEYS = ("ruleset", "turn_seconds", "optional_rules", "tables", "seed", "saves")
+KNOWN_KEYS = (
+    "ruleset",
+    "turn_seconds",
+    "optional_rules",
+    "tables",
+    "seed",
+    "saves",
+    "roster_max_age_minutes",
+)
 SAVES = ("app", "referee")  # who rolls the saves: the app (seeded), or referees enter them
 
 
@@ -25,6 +33,8 @@ class Settings:
     armour_breaks: bool = False  # a blow of at least twice the armour left destroys it
     seed: str = ""  # the event's dice seed: with the entry, it fixes every roll the app makes
     saves: str = "app"
+    # A referee's phone warns when its offline roster is older than this.
+    roster_max_age_minutes: int = 30
 
     @property
     def turn(self) -> timedelta:
@@ -63,6 +73,15 @@ def read_settings(raw: Mapping[str, Any] | None, ruleset: str) -> Settings:
     )
     seed = checker.text(raw, "seed", "seed", required=False, max_len=100) or ""
     saves = checker.choice(raw, "saves", "saves", SAVES, required=False, default="app")
+    roster_max_age = checker.integer(
+        raw,
+        "roster_max_age_minutes",
+        "roster_max_age_minutes",
+        lo=1,
+        hi=24 * 60,
+        required=False,
+        default=30,
+    )
     overrides = checker.mapping(raw, "tables", "tables", required=False) or {}
     tables = build_tables(ruleset, get_ruleset(ruleset).tables, overrides, checker)
     checker.raise_if_errors()
@@ -73,6 +92,7 @@ def read_settings(raw: Mapping[str, Any] | None, ruleset: str) -> Settings:
         armour_breaks=bool(armour_breaks),
         seed=seed,
         saves=saves,
+        roster_max_age_minutes=roster_max_age,
     )
 
 

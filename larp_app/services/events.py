@@ -13,20 +13,26 @@ from .clock import now_utc
 
 
 def create_event(name: str, ruleset: str, settings: dict[str, Any] | None = None) -> Event:
-    """Create an event; InvalidInput names each bad field (name, ruleset, settings.*)."""
+    """Create an event; InvalidInput names each bad field (name, ruleset, settings.*).
+
+    Without a turn length the event takes its rule system's, stored with its settings.
+    """
     checker = rules.Checker()
     clean_name = checker.text({"name": name}, "name", "name")
+    settings = {} if settings is None else settings
     if ruleset not in rules.ruleset_keys():
         checker.error("ruleset", "unknown_ruleset", got=str(ruleset), allowed=rules.ruleset_keys())
     else:
+        if isinstance(settings, dict):  # anything else: read_settings names the problem
+            settings = {"turn_seconds": rules.get_ruleset(ruleset).turn_seconds, **settings}
         try:
-            rules.read_settings(settings or {}, ruleset)
+            rules.read_settings(settings, ruleset)
         except rules.InvalidInput as exc:
             checker.errors += [
                 rules.Problem(f"settings.{p.path}", p.code, p.params) for p in exc.problems
             ]
     checker.raise_if_errors()
-    event = Event(name=clean_name, ruleset=ruleset, settings=settings or {}, created_at=now_utc())
+    event = Event(name=clean_name, ruleset=ruleset, settings=settings, created_at=now_utc())
     db.session.add(event)
     db.session.flush()
     return event

@@ -61,6 +61,12 @@ def set_active(user: User, active: bool) -> None:
     db.session.flush()
 
 
+def end_sessions(user: User) -> None:
+    """Log every phone and browser of the account out (a lost phone): it logs in again."""
+    user.session_epoch += 1
+    db.session.flush()
+
+
 def reset_password(user: User) -> str:
     """Give the account a new random password, ending its open sessions; return it."""
     password = secrets.token_urlsafe(12)

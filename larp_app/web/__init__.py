@@ -14,13 +14,26 @@ def register(app: Flask) -> None:
     from .i18n import bp as i18n
     from .organiser import bp as organiser
     from .player import bp as player
+    from .pwa import bp as pwa
     from .referee import bp as referee
     from .scan import bp as scan
     from .scanner import bp as scanner
 
     security.configure(app)
     display.register(app)
-    for blueprint in (home, auth, i18n, organiser, referee, scan, scanner, console, player, api):
+    for blueprint in (
+        home,
+        auth,
+        i18n,
+        organiser,
+        referee,
+        scan,
+        scanner,
+        console,
+        player,
+        pwa,
+        api,
+    ):
         app.register_blueprint(blueprint)
     # The API checks a bearer token, or for the logged-in browser the X-CSRFToken header.
     csrf.exempt(api)

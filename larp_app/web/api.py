@@ -5,7 +5,8 @@ from __future__ import annotations
 from functools import wraps
 
 from flask import Blueprint, g, jsonify, request
-from flask_wtf.csrf import validate_csrf
+from flask_babel import get_locale
+from flask_wtf.csrf import generate_csrf, validate_csrf
 from werkzeug.exceptions import HTTPException
 from wtforms import ValidationError
 
@@ -18,6 +19,8 @@ from ..services.characters import check_sheets, import_sheets
 from ..services.clock import now_utc
 from ..services.entries import log_of, record_entry, state_of
 from ..services.events import create_event
+from ..services.roster import phone_roster
+from ..services.sync import sync_one
 from ..services.users import user_for_token
 from .display import public_base_url
 from .openapi import OPENAPI
@@ -288,3 +291,44 @@ def post_entry(character_id: int):
     answer = {"entry": recorded.fields, "state": recorded.snapshot.to_dict()}
     db.session.commit()
     return jsonify(answer), 201 if recorded.created else 200
+
+
+@bp.get("/me")
+@requires("organiser", "referee")
+def me():
+    """Who is logged in, and a fresh CSRF token: a page cached for hours has a stale one."""
+    return jsonify(
+        {"username": g.user.username, "role": g.user.role, "csrf_token": generate_csrf()}
+    )
+
+
+@bp.get("/roster")
+@requires("organiser", "referee")
+def get_phone_roster():
+    """Everything a referee's phone keeps to scan and log offline (badges hashed)."""
+    return jsonify(phone_roster(str(get_locale()), now_utc()))
+
+
+MAX_SYNC = 200  # outbox items in one request
+
+
+@bp.post("/sync")
+@requires("organiser", "referee")
+def post_sync():
+    """A phone's outbox, oldest first: each entry stored once, or refused in words.
+
+    Each item is committed on its own, so a batch cut short has stored what it answered.
+    """
+    body = _json_body()
+    items = body.get("entries") if isinstance(body, dict) else None
+    if not isinstance(items, list):
+        raise rules.InvalidInput([rules.Problem("entries", "not_list")])
+    if len(items) > MAX_SYNC:
+        raise rules.InvalidInput(
+            [rules.Problem("entries", "too_many", {"max": MAX_SYNC, "got": len(items)})]
+        )
+    results = []
+    for item in items:
+        results.append(sync_one(g.user, item))
+        db.session.commit()
+    return jsonify({"results": results})

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
+from typing import Any
 
 from flask import Flask, current_app, request
 from flask_babel import format_datetime, format_decimal, format_time, get_locale
@@ -10,6 +12,7 @@ from flask_babel import gettext as _
 
 from .. import rules
 from ..messages import problem_message, refusal_message
+from ..rules.dice import DIFFICULTIES
 
 
 def entry_summary(entry: rules.Entry) -> str:
@@ -24,8 +27,12 @@ def entry_summary(entry: rules.Entry) -> str:
         return f"−{entry.amount}" + (f" · {entry.advancement}" if entry.advancement else "")
     if kind == "repair":
         return _("full") if entry.full else f"+{entry.amount}"
-    if kind in ("status_on", "status_off"):
+    if kind in ("status_on", "status_off", "roll"):
         return entry.key
+    if kind == "dice":
+        keep = {1: "↑", 0: "", -1: "↓"}[entry.level]
+        target = "" if entry.target is None else f" / {entry.target}"
+        return f"1o3d10{keep} {entry.bonus:+d}{target}"
     if kind == "kill":
         return entry.reason
     if kind == "revive":
@@ -35,6 +42,22 @@ def entry_summary(entry: rules.Entry) -> str:
     if kind == "undo":
         return entry.target[:8]
     return ""
+
+
+def original_and_translation(
+    texts: Mapping[str, Any] | None, original: str
+) -> list[tuple[str, str]]:
+    """A rule text as [(language, text)]: in the ruleset's own language, then translated
+    into the page's language when that differs and there is a translation."""
+    texts = {k: v for k, v in (texts or {}).items() if isinstance(v, str) and v}
+    if not texts:
+        return []
+    source = original if original in texts else next(iter(texts))
+    shown = [(source, texts[source])]
+    page = str(get_locale())
+    if page in texts and texts[page] != texts[source]:
+        shown.append((page, texts[page]))
+    return shown
 
 
 def public_base_url() -> str:
@@ -73,9 +96,11 @@ def register(app: Flask) -> None:
         number=number,
     )
     app.jinja_env.globals.update(
+        dice_difficulties=DIFFICULTIES,
         entry_summary=entry_summary,
         format_instant=rules.format_instant,
         get_locale=get_locale,
+        original_and_translation=original_and_translation,
         problem_text=problem_message,
         refusal_text=lambda code, **params: refusal_message(code, params),
     )

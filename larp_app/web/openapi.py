@@ -1,5 +1,7 @@
 """The OpenAPI 3 description of /api/v1, served at /api/v1/openapi.json."""
 
+from ..rules.entries import KINDS
+
 _ERROR = {"$ref": "#/components/schemas/Error"}
 _ID = {"name": "id", "in": "path", "required": True, "schema": {"type": "integer"}}
 _AT = {
@@ -72,20 +74,8 @@ OPENAPI = {
                     "id": {"type": "string", "format": "uuid"},
                     "kind": {
                         "type": "string",
-                        "enum": [
-                            "hit",
-                            "coup_de_grace",
-                            "heal",
-                            "repair",
-                            "spend_energy",
-                            "restore_energy",
-                            "status_on",
-                            "status_off",
-                            "kill",
-                            "revive",
-                            "note",
-                            "undo",
-                        ],
+                        "enum": list(KINDS),
+                        "description": "save, roll and dice: Sistema Athkri only.",
                     },
                     "at": {"type": "string", "format": "date-time"},
                     "sent_at": {

@@ -78,8 +78,10 @@ def page(secret: str):
         character=character,
         secret=secret,
         sheet=larp_sheet(character),
+        original=rules.get_ruleset(character.event.ruleset).language,
         catalogue=status_catalogue(character.event),
         poll_seconds=POLL_SECONDS,
+        now=now_utc(),
         **_live(character),
     )
 

@@ -3,7 +3,12 @@
 // BarcodeDetector is used where there is one (Android Chrome); elsewhere (Chromium on Linux,
 // Safari on iOS) the barcode-detector ponyfill over zxing-wasm, served from static/vendor:
 // never from a CDN, since the event's Wi-Fi has no internet.
+//
+// With no network the badge is looked up on the phone's roster (hashes only, lib/roster.js)
+// and the console opens from the service worker's copy.
 import { ApiError, getJSON } from "./lib/api.js";
+import { startNetbar } from "./lib/netbar.js";
+import { findBadge } from "./lib/roster.js";
 
 const root = document.querySelector("[data-scanner]");
 const view = root.querySelector(".scan-view");
@@ -16,6 +21,7 @@ const input = form.querySelector("input");
 const config = root.dataset; // URLs, and every sentence already translated by the server
 
 const SCAN_EVERY_MS = 80;
+const SERVER_WAIT_MS = 3000; // at the edge of the Wi-Fi: the phone's roster answers instead
 // A refused badge still in front of the camera is not asked about again until it has been
 // out of sight this long: one refusal on screen (and in the organiser's log), not ten a second.
 const REFUSED_QUIET_MS = 2000;
@@ -98,23 +104,38 @@ function badgeUrl(text) {
   return config.event ? `${url}?event=${encodeURIComponent(config.event)}` : url;
 }
 
+function open(characterId) {
+  say(config.msgOpening);
+  location.assign(config.console.replace("__ID__", characterId));
+  return true; // busy stays set: the page is leaving
+}
+
+// No server: the phone's roster. It knows only the badges active when it was refreshed.
+async function readOffline(text) {
+  const character = await findBadge(text);
+  const otherEvent = character && config.event && String(character.event_id) !== config.event;
+  if (character && !otherEvent) return open(character.id);
+  showRefusal(config.msgRefused, otherEvent ? config.msgOtherEvent : config.msgNotOnPhone);
+  return false;
+}
+
 async function read(text, source) {
   busy = true;
   if (source === "camera") feedback("read");
   say(config.msgLookingUp);
   try {
-    const body = await getJSON(badgeUrl(text));
-    say(config.msgOpening);
-    location.assign(config.console.replace("__ID__", body.character.id));
-    return true; // busy stays set: the page is leaving
+    const body = await getJSON(badgeUrl(text), SERVER_WAIT_MS);
+    return open(body.character.id);
   } catch (error) {
-    if (error instanceof ApiError && error.status === 404) {
+    if (!(error instanceof ApiError) && (await readOffline(text))) return true;
+    if (!(error instanceof ApiError)) {
+      // refused by the phone's roster: said by readOffline
+    } else if (error.status === 404) {
       showRefusal(config.msgRefused, error.message);
     } else if (error instanceof ApiError && error.status === 401) {
       showRefusal(config.msgNotChecked, config.msgLoggedOut);
     } else {
-      const why = error instanceof ApiError ? error.message : config.msgNoServer;
-      showRefusal(config.msgNotChecked, why);
+      showRefusal(config.msgNotChecked, error.message);
     }
     refused = { text, seenAt: Date.now() };
     feedback("refused");
@@ -263,3 +284,5 @@ window.addEventListener("pageshow", (event) => {
     startCamera(decoder);
   }
 });
+
+startNetbar(document.querySelector("[data-netbar]"));

@@ -47,7 +47,7 @@ def test_one_tap_on_hit_takes_a_point_of_armour(live_server, phone, character):
     assert (number(phone, "ap"), number(phone, "hp")) == (character["ap"], character["hp"])
     phone.get_by_role("button", name="Colpo", exact=True).click()
     expect(phone.locator("[data-ap]")).to_have_text(str(character["ap"] - 1))
-    assert "Registrato" in phone.inner_text("[data-done]")
+    expect(phone.locator("[data-done]")).to_contain_text("Registrato")
 
 
 def test_a_hit_on_one_phone_shows_on_another_referees_phone_within_5_seconds(

@@ -170,22 +170,74 @@ def test_the_conditions_catalogue_has_the_fifteen_conditions_of_the_seed():
     assert catalogue["indefenso"].texts["description"]["es"]
 
 
-def test_ex_nihilo_entries_that_athkri_lacks_are_refused_by_name():
+@pytest.mark.parametrize(
+    ("kind", "fields"), [("save", {"success": True}), ("roll", {"key": "x"}), ("dice", {})]
+)
+def test_ex_nihilo_entries_that_athkri_lacks_are_refused_by_name(kind, fields):
     from larp_app.rules import default_settings
 
     ex = convert_sheet(json.loads((DATA / "ex-nihilo-sheet.json").read_text(encoding="utf-8")))
-    s = state_at(ex, default_settings("ex-nihilo"), [entry("save", success=True)], T0)
-    assert [c.code for c in s.conflicts] == ["not_in_ruleset"]
+    s = state_at(ex, default_settings("ex-nihilo"), [entry(kind, **fields)], T0)
+    assert [(c.code, c.params) for c in s.conflicts] == [("not_in_ruleset", {"kind": kind})]
+
+
+# A 1o3d10 on demand ------------------------------------------------------------------------
+
+
+def test_a_referee_asks_for_a_1o3d10_and_the_app_rolls_it_from_the_seed():
+    log = [entry("dice", 1, bonus=4, target=12)]
+    [roll] = state(log, 1).extra["rolls"]
+    assert (roll["what"], roll["keep"], roll["bonus"], roll["target"]) == ("dice", "middle", 4, 12)
+    assert roll["kept"] == sorted(roll["dice"])[1] and roll["total"] == roll["kept"] + 4
+    assert roll["success"] == (roll["total"] >= 12)
+    assert state(list(log), 5).extra["rolls"] == [roll]  # the same dice on every replay
+
+
+def test_a_1o3d10_without_a_difficulty_has_no_outcome():
+    [roll] = state([entry("dice", level=1)], 1).extra["rolls"]
+    assert (roll["keep"], roll["target"], roll["success"]) == ("highest", None, None)
+
+
+@pytest.mark.parametrize(("asked", "keep"), [(1, "middle"), (0, "lowest"), (-1, "lowest")])
+def test_a_badly_wounded_character_rolls_one_level_lower(asked, keep):
+    log = [entry("hit", damage=16, pierce=True), entry("dice", 1, level=asked)]
+    s = state(log, 1)
+    assert s.extra["level"] == "malherido"
+    assert s.extra["rolls"][-1]["keep"] == keep
+
+
+def test_a_stable_character_rolls_at_the_level_asked():
+    log = [entry("hit", damage=5), entry("dice", 1, level=-1)]
+    assert state(log, 1).extra["rolls"][-1]["keep"] == "lowest"
+
+
+@pytest.mark.parametrize(
+    ("fields", "path"),
+    [({"level": 2}, "level"), ({"bonus": "4"}, "bonus"), ({"target": 0}, "target")],
+)
+def test_a_bad_1o3d10_entry_names_its_field(fields, path):
+    with pytest.raises(InvalidInput) as caught:
+        entry("dice", **fields)
+    assert [p.path for p in caught.value.problems] == [path]
 
 
 # Dice -----------------------------------------------------------------------------------
 
 
 def test_1o3d10_keeps_the_middle_die_and_a_level_up_or_down_the_highest_or_lowest():
-    for level, index in ((0, 1), (1, 2), (-1, 0)):
+    for level, index, keep in ((0, 1, "middle"), (1, 2, "highest"), (-1, 0, "lowest")):
         for i in range(50):
             roll = one_of_three_d10(rng_for("s", i), level)
             assert roll.kept == sorted(roll.dice)[index]
+            assert roll.to_dict()["keep"] == keep
+
+
+def test_two_levels_down_still_keeps_the_lowest_die():
+    assert one_of_three_d10(rng_for("s", 1), -2).to_dict()["keep"] == "lowest"
+
+
+def test_a_single_die_keeps_no_one_of_three():
+    assert d(rng_for("s", 1), 100).to_dict()["keep"] is None
 
 
 @pytest.mark.parametrize(("fails_at_or_below", "odds"), [(50, 0.5), (30, 0.3)])

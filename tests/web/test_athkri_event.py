@@ -1,14 +1,17 @@
 """An Athkri event through the same app: import, pages, console, API."""
 
 import json
+import re
 import uuid
 
 import pytest
 
+from larp_app.extensions import db
+from larp_app.models import Event
 from larp_app.rules import format_instant
 from larp_app.services.clock import now_utc
 
-from .helpers import data_sheet, log_in, make_user, post_form
+from .helpers import csrf_token, data_sheet, log_in, make_user, post_form
 
 SHEET = data_sheet("athkri-sheet.json")
 
@@ -20,26 +23,41 @@ def organiser(app, client):
     return client
 
 
-@pytest.fixture
-def character(organiser):
+def make_event(organiser, ruleset, sheet):
+    """Create an event through the form and import one sheet; return the event's address."""
     made = post_form(
-        organiser, "/events", {"name": "Naufragio", "ruleset": "athkri"}, page="/events"
+        organiser, "/events", {"name": "Naufragio", "ruleset": ruleset}, page="/events"
     )
     event = made.headers["Location"]
     post_form(
         organiser,
         f"{event}/import/preview",
-        {"pasted": json.dumps([SHEET])},
+        {"pasted": json.dumps([sheet])},
         page=f"{event}/import",
     )
     done = post_form(
         organiser,
         f"{event}/import/confirm",
-        {"sheets": json.dumps([SHEET])},
+        {"sheets": json.dumps([sheet])},
         page=f"{event}/import",
     )
     assert done.status_code == 302
+    return event
+
+
+@pytest.fixture
+def character(organiser):
+    make_event(organiser, "athkri", SHEET)
     return 1
+
+
+def log_entry(client, character_id, kind, **fields):
+    """Post an entry made now through the JSON API, as the console does."""
+    entry = {"id": str(uuid.uuid4()), "kind": kind, "at": format_instant(now_utc()), **fields}
+    token = csrf_token(client, "/events")
+    return client.post(
+        f"/api/v1/characters/{character_id}/entries", json=entry, headers={"X-CSRFToken": token}
+    )
 
 
 @pytest.mark.parametrize(
@@ -66,19 +84,7 @@ def test_the_console_offers_the_athkri_conditions(organiser, character):
 
 
 def test_the_api_answers_the_athkri_wound_track(organiser, character):
-    from .helpers import csrf_token
-
-    token = csrf_token(organiser, "/events")
-    hit = {
-        "id": str(uuid.uuid4()),
-        "kind": "hit",
-        "at": format_instant(now_utc()),
-        "damage": 20,
-        "pierce": True,
-    }
-    answer = organiser.post(
-        "/api/v1/characters/1/entries", json=hit, headers={"X-CSRFToken": token}
-    )
+    answer = log_entry(organiser, character, "hit", damage=20, pierce=True)
     assert answer.status_code == 201, answer.json
     state = answer.json["state"]
     assert (state["hp"], state["level"], state["wound"]) == (0, "inconsciente", "dying")
@@ -94,3 +100,72 @@ def test_an_athkri_event_saves_its_dice_seed_and_who_rolls_saves(organiser, char
     assert answer.status_code == 302
     page = organiser.get("/events/1/settings").get_data(as_text=True)
     assert 'value="luna"' in page and 'value="referee" selected' in page
+
+
+# A 1o3d10 on demand -------------------------------------------------------------------------
+
+
+def test_the_api_rolls_a_1o3d10_and_lists_it_with_the_recent_rolls(organiser, character):
+    answer = log_entry(organiser, character, "dice", level=1, bonus=3, target=15)
+    assert answer.status_code == 201, answer.json
+    roll = answer.json["state"]["rolls"][-1]
+    assert (roll["what"], roll["keep"], roll["bonus"], roll["target"]) == ("dice", "highest", 3, 15)
+    assert roll["kept"] == max(roll["dice"]) and roll["success"] == (roll["total"] >= 15)
+    assert answer.json["entry"]["level"] == 1
+
+
+def test_a_badly_wounded_characters_1o3d10_is_one_level_lower(organiser, character):
+    log_entry(organiser, character, "hit", damage=16, pierce=True)  # PS 4 = Físico: Malherido
+    roll = log_entry(organiser, character, "dice").json["state"]["rolls"][-1]
+    assert (roll["keep"], roll["kept"]) == ("lowest", min(roll["dice"]))
+
+
+def test_an_ex_nihilo_event_refuses_a_1o3d10_in_words(organiser):
+    make_event(organiser, "ex-nihilo", data_sheet())
+    answer = log_entry(organiser, 1, "dice")
+    assert (answer.status_code, answer.json["error"]) == (409, "not_in_ruleset")
+    assert answer.json["message"] == "this event's rule system has no dice entries"
+
+
+def test_the_console_has_a_1o3d10_section_with_the_five_difficulties(organiser, character):
+    page = organiser.get("/console/1").get_data(as_text=True)
+    assert "data-dice hidden" in page  # shown by the script for Athkri characters only
+    options = re.findall(r'<option value="(\d+)">', page)
+    assert options == ["9", "12", "15", "18", "21"]
+    assert 'data-keep-middle="middle"' in page
+
+
+def test_the_openapi_document_lists_the_1o3d10_entry(client):
+    kinds = client.get("/api/v1/openapi.json").json["components"]["schemas"]["Entry"]
+    assert {"save", "roll", "dice"} <= set(kinds["properties"]["kind"]["enum"])
+
+
+# Turn length ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("ruleset", "seconds"), [("athkri", 10), ("ex-nihilo", 1)])
+def test_a_new_event_takes_its_rule_systems_turn_length(app, organiser, ruleset, seconds):
+    made = post_form(organiser, "/events", {"name": "Nueva", "ruleset": ruleset}, page="/events")
+    with app.app_context():
+        assert db.session.get(Event, 1).settings == {"turn_seconds": seconds}
+    page = organiser.get(f"{made.headers['Location']}/settings").get_data(as_text=True)
+    assert f'name="turn_seconds" inputmode="decimal" value="{seconds}"' in page
+
+
+def test_an_organiser_still_sets_another_turn_length(app, organiser, character):
+    from .test_organiser_pages import settings_form
+
+    form = {**settings_form(organiser, "/events/1"), "turn_seconds": "6"}
+    post_form(organiser, "/events/1/settings", form, page="/events/1/settings")
+    with app.app_context():
+        assert db.session.get(Event, 1).settings["turn_seconds"] == 6
+
+
+def test_an_event_made_through_the_api_keeps_the_turn_length_it_was_given(app, tokens, client):
+    answer = client.post(
+        "/api/v1/events",
+        json={"name": "Api", "ruleset": "athkri", "settings": {"turn_seconds": 3}},
+        headers={"Authorization": f"Bearer {tokens['organiser']}"},
+    )
+    with app.app_context():
+        assert db.session.get(Event, answer.json["id"]).settings == {"turn_seconds": 3}

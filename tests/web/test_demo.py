@@ -29,7 +29,7 @@ def test_demo_creates_events_casts_and_users(app):
         athkri = db.session.get(Event, result.athkri_event_id)
         assert athkri.name == ATHKRI_EVENT_NAME
         assert athkri.ruleset == "athkri"
-        assert athkri.settings == {"seed": "demo"}
+        assert athkri.settings == {"turn_seconds": 10, "seed": "demo"}  # a save every 10 s
         assert len(athkri.characters) == 12
         assert counts() == (2, 36, 2)
         roles = {u.username: u.role for u in db.session.scalars(select(User))}

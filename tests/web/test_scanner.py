@@ -58,14 +58,15 @@ def test_an_organiser_may_scan_too(app, client):
     assert client.get("/scan").status_code == 200
 
 
-def test_the_scanner_page_has_no_inline_script_and_loads_one_module(referee):
+def test_the_scanner_page_has_no_inline_script_and_loads_only_its_modules(referee):
     page = referee.get("/scan?event=1")
     assert page.status_code == 200
     parsed = Scripts()
     parsed.feed(page.get_data(as_text=True))
     assert parsed.inline == []
     assert [(s.get("type"), s.get("src"), s["text"].strip()) for s in parsed.scripts] == [
-        ("module", "/static/js/scan.js", "")
+        ("module", "/static/js/pwa.js", ""),
+        ("module", "/static/js/scan.js", ""),
     ]
     assert "script-src 'self' 'wasm-unsafe-eval'" in page.headers["Content-Security-Policy"]
 

@@ -13,7 +13,7 @@ from sqlalchemy import select
 from ... import rules
 from ...extensions import db
 from ...messages import refusal_message
-from ...models import Character, Entry, Event
+from ...models import Character, Entry, Event, RefusedEntry, User
 from ...services.characters import larp_sheet
 from ...services.clock import now_utc
 from ...services.entries import log_of
@@ -54,6 +54,15 @@ class Logged:
     entry: rules.Entry
     character: Character
     conflict: str | None  # the refusal in words, when the fold skips the entry
+
+
+@dataclass(frozen=True)
+class Refused:
+    """An entry a phone sent that the server could not store."""
+
+    row: RefusedEntry
+    character: Character
+    author: str | None
 
 
 def kind_words(kind: str) -> str:
@@ -99,6 +108,14 @@ def _board(event: Event, now: datetime) -> dict:
     for fields, character_id in newest:
         entry = rules.entry_from_stored(fields)
         recent.append(Logged(entry, by_id[character_id], refusals.get(entry.id)))
+    refused = db.session.execute(
+        select(RefusedEntry, User.username)
+        .join(Character, RefusedEntry.character_id == Character.id)
+        .outerjoin(User, RefusedEntry.user_id == User.id)
+        .where(Character.event_id == event.id)
+        .order_by(RefusedEntry.id.desc())
+        .limit(RECENT)
+    ).all()
     dying = sorted(
         (r for r in rows if r.snapshot.wound == "dying"),
         key=lambda r: (r.snapshot.state.death_at, r.character.name),
@@ -109,6 +126,7 @@ def _board(event: Event, now: datetime) -> dict:
         "dying": dying,
         "recent": recent,
         "conflicts": sorted(conflicts, key=lambda c: c.entry.at, reverse=True),
+        "refused": [Refused(row, by_id[row.character_id], username) for row, username in refused],
         "status_names": status_names(event),
         "kind_words": kind_words,
     }
@@ -165,6 +183,19 @@ def board_live(event_id: int):
             ],
             "recent": [_logged_json(item) for item in context["recent"]],
             "conflicts": [_logged_json(item) for item in context["conflicts"]],
+            "refused": [
+                {
+                    "id": r.row.client_id,
+                    "character_id": r.character.id,
+                    "character": r.character.name,
+                    "kind": r.row.fields.get("kind"),
+                    "at": r.row.fields.get("at"),
+                    "author": r.author,
+                    "code": r.row.code,
+                    "message": r.row.message,
+                }
+                for r in context["refused"]
+            ],
             "html": render_template("organiser/board_live.html", **context),
         }
     )

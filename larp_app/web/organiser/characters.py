@@ -34,6 +34,7 @@ def character(character_id: int):
         "organiser/character.html",
         character=character,
         sheet=rules.LarpSheet.from_dict(character.larp),
+        original=rules.get_ruleset(character.event.ruleset).language,
         tabletop=tabletop,
         state=snapshot,
         entries=entries,
@@ -104,5 +105,6 @@ def print_sheets(event_id: int):
         event=event,
         faction=faction,
         sheets=[rules.LarpSheet.from_dict(c.larp) for c in characters],
+        original=rules.get_ruleset(event.ruleset).language,
         catalogue=catalogue,
     )

@@ -100,6 +100,7 @@ def _settings_from_form(form, ruleset: str) -> dict[str, Any]:
         "optional_rules": {"armour_breaks": form.get("optional_rules.armour_breaks") == "on"},
         "seed": form.get("seed", "").strip(),
         "saves": form.get("saves", "app"),
+        "roster_max_age_minutes": number_or_text(form.get("roster_max_age_minutes", "30")),
     }
     tables = _edited_tables(form, defaults)
     changed = {name: table for name, table in tables.items() if table != defaults[name]}

@@ -8,7 +8,7 @@ from flask_babel import gettext as _
 from ... import rules
 from ...extensions import db
 from ...models import User
-from ...services.users import create_user, reset_password, set_active
+from ...services.users import create_user, end_sessions, reset_password, set_active
 from ..auth import login_required
 from ..forms import field_errors
 from . import bp
@@ -68,3 +68,14 @@ def reset(user_id: int):
     password = reset_password(user)
     db.session.commit()
     return _page(shown=(user.username, password))
+
+
+@bp.post("/users/<int:user_id>/sessions/end")
+@login_required("organiser")
+def end_user_sessions(user_id: int):
+    """A lost phone: its session ends, and at its next contact it forgets its roster."""
+    user = _referee(user_id)
+    end_sessions(user)
+    db.session.commit()
+    flash(_("Every phone of %(name)s is logged out.", name=user.username), "info")
+    return redirect(url_for("organiser.users"))

@@ -119,7 +119,9 @@ export function renderTrack(root, state, words, statusNames) {
   );
 }
 
-const levelWord = (level) => `level${level.charAt(0).toUpperCase()}${level.slice(1)}`;
+// The key of a word in the page's <template data-words>: ("level", "malherido") → levelMalherido.
+const wordKey = (prefix, value) => `${prefix}${value.charAt(0).toUpperCase()}${value.slice(1)}`;
+const levelWord = (level) => wordKey("level", level);
 
 function clockTime(iso) {
   const at = new Date(iso);
@@ -129,14 +131,18 @@ function clockTime(iso) {
 function rollLabel(roll, words, statusNames) {
   if (roll.what === "save") return words.rollSave;
   if (roll.what === "indefenso") return words.rollIndefenso;
+  if (roll.what === "dice") return words.rollDice;
   return statusNames[roll.what] ?? roll.what;
 }
 
-// "4 · 7 · 9 → 7 + 4 = 11 / 12 ✓ passed" for a save; "d100 37" for a check.
+// "4 · 7 · 9 → middle 7 + 4 = 11 / 12 ✓ passed" for a 1o3d10; "d100 37" for a check.
 export function rollText(roll, words) {
   if (roll.dice.length === 1 && roll.target === null) return `d100 ${roll.kept}`;
   const dice = roll.dice.join(" · ");
-  const sum = roll.bonus ? `${roll.kept} + ${roll.bonus} = ${roll.total}` : `${roll.total}`;
+  const keep = roll.keep && (words[wordKey("keep", roll.keep)] ?? roll.keep);
+  const kept = keep ? `${keep} ${roll.kept}` : `${roll.kept}`;
+  const sign = roll.bonus < 0 ? "−" : "+";
+  const sum = roll.bonus ? `${kept} ${sign} ${Math.abs(roll.bonus)} = ${roll.total}` : kept;
   const target = roll.target === null ? "" : ` / ${roll.target}`;
   const outcome =
     roll.success === null ? "" : roll.success ? ` ✓ ${words.savePassed}` : ` ✖ ${words.saveFailed}`;

@@ -19,8 +19,10 @@ async function answer(response) {
   return body;
 }
 
-export async function getJSON(url) {
-  return answer(await fetch(url, { credentials: "same-origin" }));
+// A GET; with `timeoutMs`, a server that does not answer in time counts as no network.
+export async function getJSON(url, timeoutMs = null) {
+  const signal = timeoutMs ? AbortSignal.timeout(timeoutMs) : undefined;
+  return answer(await fetch(url, { credentials: "same-origin", signal }));
 }
 
 export async function postJSON(url, data) {
@@ -34,9 +36,10 @@ export async function postJSON(url, data) {
   );
 }
 
-// Ask `url` every `seconds` with If-None-Match; call `onChange(body)` only when it changed.
-// Returns a function that polls at once (after an action, or when the phone wakes up).
-export function poll(url, onChange, seconds = 2) {
+// Ask `url` every `seconds` with If-None-Match; call `onChange(body)` only when it changed,
+// and `onReached()` whenever the server answered. Returns a function that polls at once
+// (after an action, or when the phone wakes up).
+export function poll(url, onChange, seconds = 2, onReached = () => {}) {
   let etag = null;
   let timer = null;
   const tick = async () => {
@@ -46,8 +49,9 @@ export function poll(url, onChange, seconds = 2) {
       const response = await fetch(url, { credentials: "same-origin", headers });
       if (response.status === 200) {
         etag = response.headers.get("ETag");
-        onChange(await response.json());
+        await onChange(await response.json());
       }
+      if (response.status === 200 || response.status === 304) onReached();
     } catch {
       // offline for a moment: try again at the next tick
     }

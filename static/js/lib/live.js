@@ -16,7 +16,8 @@ export function localTimes(root) {
   }
 }
 
-export function followLive(live, seconds) {
+// `hooks.changed(data)` hears each new answer, `hooks.reached()` each time the server answered.
+export function followLive(live, seconds, hooks = {}) {
   const tick = tickCountdowns(live);
   localTimes(live);
   const refresh = poll(
@@ -25,8 +26,10 @@ export function followLive(live, seconds) {
       live.innerHTML = data.html;
       localTimes(live);
       tick();
+      hooks.changed?.(data);
     },
     Number(live.dataset.seconds) || seconds,
+    () => hooks.reached?.(),
   );
   const asked = new Set();
   setInterval(() => {

@@ -1,0 +1,83 @@
+// The referee's status bar, and what keeps the phone in step with the server without a
+// button: the roster refreshed while online, the outbox sent at once, on the `online` event,
+// by Background Sync where the browser has it, and on a timer otherwise.
+import { outbox, syncOutbox } from "./outbox.js";
+import { events, refreshRoster, rosterAt } from "./roster.js";
+import { get, listen } from "./store.js";
+
+const RETRY_MS = 15_000;
+const ROSTER_EVERY_MS = 60_000;
+
+const minutesSince = (ms) => Math.floor((Date.now() - ms) / 60_000);
+
+function ago(words, ms) {
+  if (!ms) return words.never;
+  const minutes = minutesSince(ms);
+  return minutes < 1 ? words.justNow : words.minutesAgo.replace("%(n)s", minutes);
+}
+
+// Send the outbox now; ask the service worker to send it once the network is back, too.
+// (Not awaited: with no service worker, `ready` never settles.)
+export async function sendSoon(api) {
+  navigator.serviceWorker?.ready
+    .then((registration) => registration.sync?.register("outbox"))
+    .catch(() => {}); // no Background Sync here: the timer and the `online` event do it
+  if (!navigator.onLine) return null;
+  try {
+    return await syncOutbox(api);
+  } catch {
+    return null; // the server did not answer: still pending, tried again soon
+  }
+}
+
+export function startNetbar(bar) {
+  const api = bar.dataset.api;
+  const words = { ...bar.querySelector("[data-words]").dataset };
+  const set = (selector, text) => {
+    bar.querySelector(selector).textContent = text;
+  };
+
+  async function show() {
+    const online = navigator.onLine;
+    bar.dataset.online = String(online);
+    set("[data-net]", online ? `● ${words.online}` : `✖ ${words.offline}`);
+    const items = await outbox();
+    const waiting = items.filter((i) => i.status === "pending").length;
+    set("[data-pending]", words.pending.replace("%(n)s", waiting));
+    bar.querySelector("[data-pending]").classList.toggle("attention", waiting > 0);
+    const at = await rosterAt();
+    set("[data-roster-age]", ago(words, at));
+    set("[data-last-sync]", ago(words, await get("meta", "lastSync")));
+    const limits = (await events()).map((e) => e.roster_max_age_minutes);
+    const limit = limits.length ? Math.min(...limits) : null;
+    const old = !at || (limit !== null && minutesSince(at) > limit);
+    const warning = bar.querySelector("[data-roster-old]");
+    warning.hidden = !old;
+    if (old) {
+      warning.textContent = at
+        ? `⚠ ${words.rosterOld.replace("%(n)s", minutesSince(at)).replace("%(max)s", limit)}`
+        : `⚠ ${words.noRoster}`;
+    }
+  }
+
+  const refresh = () => refreshRoster(api).then(show);
+  const send = () => sendSoon(api).then(show);
+  window.addEventListener("online", () => {
+    send();
+    refresh();
+  });
+  window.addEventListener("offline", show);
+  listen(show);
+  setInterval(async () => {
+    if ((await outbox()).some((i) => i.status === "pending")) send();
+    else show();
+  }, RETRY_MS);
+  setInterval(() => navigator.onLine && refresh(), ROSTER_EVERY_MS);
+  show();
+  refresh();
+  send();
+  // Logged in: the service worker keeps the scanner and the console's shell as we see them.
+  const lang = document.documentElement.lang;
+  navigator.serviceWorker?.ready.then((r) => r.active?.postMessage({ keepShells: true, lang }));
+  return { show, send, refresh };
+}

@@ -1,0 +1,66 @@
+"""Rule texts in their own language, translated beside them into the page's language."""
+
+import html
+
+import pytest
+
+from larp_app.extensions import db
+from larp_app.models import Character
+from larp_app.services.demo import load_demo
+
+from .helpers import log_in, make_user, post_form
+
+
+@pytest.fixture
+def organiser(app, client):
+    """The demo (EX Nihilo event 1, Sistema Athkri event 2) and an organiser logged in."""
+    with app.app_context():
+        load_demo()
+        db.session.commit()
+    make_user(app, "olga", "organiser")
+    log_in(client, "olga")
+    return client
+
+
+def page_in(client, lang, url):
+    post_form(client, "/language", {"lang": lang, "next": "/events"}, page="/events")
+    return html.unescape(client.get(url).get_data(as_text=True))
+
+
+def test_in_english_an_athkri_condition_shows_its_spanish_original_then_the_translation(organiser):
+    page = page_in(organiser, "en", "/events/2/print")
+    assert '<span lang="es">Un ser Agarrado ha sido inmovilizado' in page
+    assert '<span lang="en" class="translation">A Grabbed being has been immobilised' in page
+    assert '<strong><span lang="en">Grabbed</span> (<span lang="es">Agarrado</span>)' in page
+
+
+def test_in_spanish_an_athkri_condition_shows_once_in_its_own_words(organiser):
+    page = page_in(organiser, "es", "/events/2/print")
+    assert '<strong><span lang="es">Agarrado</span></strong>' in page
+    assert 'class="translation"' not in page
+
+
+def test_in_spanish_an_ex_nihilo_skill_shows_its_italian_original_then_the_translation(
+    organiser,
+):
+    page = page_in(organiser, "es", "/characters/1")
+    assert '<span lang="it">la scienza che si occupa della salute' in page
+    assert '<span lang="es" class="translation">la ciencia que se ocupa de la salud' in page
+    assert '<strong><span lang="es">Biología</span> (<span lang="it">Biologia</span>) 2' in page
+
+
+def test_a_name_the_same_in_both_languages_shows_once(organiser):
+    page = page_in(organiser, "es", "/characters/1")
+    assert '<strong><span lang="it">Medicina</span> 3</strong>' in page
+
+
+def test_the_player_page_shows_rule_texts_the_same_way(app, client):
+    with app.app_context():
+        load_demo()
+        db.session.commit()
+        secret = db.session.scalar(db.select(Character.player_secret).where(Character.id == 1))
+    page = html.unescape(
+        client.get(f"/p/{secret}", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    )
+    assert '<strong><span lang="en">Pain</span> (<span lang="it">Dolore</span>)' in page
+    assert '<span lang="en" class="translation">the target falls to the ground' in page
