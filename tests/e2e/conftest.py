@@ -2,9 +2,18 @@
 
 import shutil
 import threading
+from pathlib import Path
 
 import pytest
 from werkzeug.serving import make_server
+
+from larp_app.extensions import db
+from larp_app.services.demo import load_demo
+
+from .camera import CAMERA, write_y4m
+
+ROOT = Path(__file__).resolve().parents[2]
+WASM = ROOT / "static" / "vendor" / "barcode-detector" / "zxing_reader.wasm"
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = [
@@ -49,3 +58,34 @@ def phone(browser):
     )
     yield context.new_page()
     context.close()
+
+
+@pytest.fixture
+def demo(app):
+    with app.app_context():
+        load_demo()
+        db.session.commit()
+
+
+@pytest.fixture
+def launch(tmp_path):
+    """Start Chromium with a fake camera showing an image, or with no camera at all.
+
+    The video file is a flag of the browser process: one browser per picture.
+    """
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as playwright:
+        browsers = []
+
+        def start(picture, **context):
+            args = list(ARGS)
+            if picture is not None:
+                video = write_y4m(picture, tmp_path / f"camera-{len(browsers)}.y4m")
+                args += [*CAMERA, f"--use-file-for-fake-video-capture={video}"]
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=args)
+            browsers.append(browser)
+            return browser.new_context(**context).new_page()
+
+        yield start
+        for browser in browsers:
+            browser.close()

@@ -24,7 +24,7 @@ from larp_app.models import Character, Entry, RefusedEntry, User
 from larp_app.services.badges import active_badge
 from larp_app.services.entries import record_entry, state_of
 
-from .test_scan_in_chromium import PHONE, badge_front, demo, launch, log_in_as_referee  # noqa: F401
+from .camera import PHONE, badge_front, log_in_as_referee
 
 SCANNED = 5  # the demo character on the fake camera's badge
 TYPED = 6  # the one whose short code is typed
