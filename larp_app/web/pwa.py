@@ -44,8 +44,9 @@ def precache_urls() -> list[str]:
 
 
 def _version() -> str:
-    """A digest of every precached file and of the worker's own template."""
-    digest = hashlib.sha256()
+    """A digest of every precached file and of the worker's own template (and of the
+    optional PWA_RELEASE setting, which makes every phone take a new version)."""
+    digest = hashlib.sha256(str(current_app.config.get("PWA_RELEASE", "")).encode())
     static = Path(current_app.static_folder)
     templates = Path(current_app.root_path).parent / "templates"
     for path in [*(static / name for name in precached_static()), templates / "pwa" / "sw.js"]:

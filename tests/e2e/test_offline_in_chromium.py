@@ -270,3 +270,47 @@ def test_an_entry_that_became_impossible_offline_comes_back_refused_in_words_and
         )
         board = organiser_client.get("/events/1/board").get_data(as_text=True)
     assert row.client_id in board
+
+
+def test_the_players_page_offline_shows_the_last_state_with_its_age(app, demo, server, launch):
+    with app.app_context():
+        character = db.session.get(Character, SCANNED)
+        secret, hp = character.player_secret, character.larp["hp_max"]
+    page = launch(None, locale="it-IT", **PHONE)
+    page.goto(f"{server.url}/p/{secret}")
+    kept = f"async () => Boolean(await caches.match('/p/{secret}'))"
+    assert wait_until(lambda: page.evaluate(kept)), "the player's page was not kept"
+    with app.app_context():  # a referee logs a hit; the page follows it while online
+        record_entry(
+            db.session.get(Character, SCANNED),
+            {"id": str(uuid.uuid4()), "kind": "hit", "at": rules.format_instant(datetime.now(UTC))},
+            None,
+        )
+        db.session.commit()
+    expect(page.locator("[data-stat=hp] b")).to_have_text(str(hp - 1), timeout=15_000)
+
+    network(page, server, on=False)
+    response = page.reload()
+    assert response.from_service_worker
+    expect(page.locator("[data-stat=hp] b")).to_have_text(str(hp - 1))  # the last state seen
+    expect(page.locator("[data-age]")).to_be_visible(timeout=25_000)
+    expect(page.locator("[data-age]")).to_contain_text("min")
+
+
+def test_a_new_version_is_offered_and_takes_over_with_its_own_caches(app, demo, server, launch):
+    page = launch(None, locale="it-IT", **PHONE)
+    log_in_as_referee(page, server.url)
+    page.goto(f"{server.url}/scan")
+    ready_for_offline(page)
+    names = "async () => (await caches.keys()).filter((n) => n.startsWith('larp-')).sort()"
+    before = page.evaluate(names)
+    assert len(before) == 2
+
+    app.config["PWA_RELEASE"] = "next"  # what a new release's files do to the version
+    page.goto(f"{server.url}/referee/")  # a navigation makes the browser check the worker
+    bar = page.locator("[data-update]")
+    expect(bar).to_be_visible(timeout=15_000)
+    with page.expect_navigation():
+        bar.get_by_role("button").click()
+    assert wait_until(lambda: len(page.evaluate(names)) == 2 and page.evaluate(names) != before)
+    assert not set(page.evaluate(names)) & set(before), "the old version's caches are gone"
