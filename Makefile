@@ -35,15 +35,19 @@ messages: install
 	$(BIN)/pybabel update -w 100 -i larp_app/translations/messages.pot -d larp_app/translations
 
 # This machine's address on the LAN: phones reach it there, and badge QR codes point there.
+# CERT and KEY (PEM files of a certificate the phones trust) serve HTTPS: phones give the
+# camera, the service worker and offline use only to a secure page.
 LAN_IP := $(shell hostname -I 2>/dev/null | cut -d' ' -f1 | grep . || echo 127.0.0.1)
-run: export LARP_PUBLIC_BASE_URL ?= http://$(LAN_IP):$(PORT)
+SCHEME := $(if $(CERT),https,http)
+TLS := $(if $(CERT),--certfile $(CERT) --keyfile $(KEY))
+run: export LARP_PUBLIC_BASE_URL ?= $(SCHEME)://$(LAN_IP):$(PORT)
 
 # Migrate, load the demo once, then serve to phones on the LAN with gunicorn's sync workers.
 run: install translations
 	$(FLASK) db upgrade
 	$(FLASK) demo
 	@echo "Open $(LARP_PUBLIC_BASE_URL)/ on a phone on this network."
-	$(BIN)/gunicorn --workers $(WORKERS) --worker-class sync --bind $(HOST):$(PORT) 'larp_app:create_app()'
+	$(BIN)/gunicorn --workers $(WORKERS) --worker-class sync --bind $(HOST):$(PORT) $(TLS) 'larp_app:create_app()'
 
 lint: install
 	$(BIN)/ruff check .

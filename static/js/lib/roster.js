@@ -29,6 +29,7 @@ export async function refreshRoster(api) {
     }
     for (const [hash, id] of Object.entries(roster.badges)) tx.objectStore("badges").put(id, hash);
     tx.objectStore("meta").put(now, "rosterAt");
+    tx.objectStore("meta").put(now, "lastSync"); // phone and server agree as of now
   });
   announce({ type: "roster" });
   return true;
