@@ -176,5 +176,28 @@ OPENAPI = {
                 },
             },
         },
+        "/me": {
+            "get": {
+                "summary": "Who is calling, and a fresh CSRF token for a browser session",
+                "responses": {"200": _json(_OBJECT), **_errors(401)},
+            }
+        },
+        "/roster": {
+            "get": {
+                "summary": "What a referee's phone keeps offline: every event, character and "
+                "state, and the active badges as salted SHA-256 hashes, never their secrets",
+                "responses": {"200": _json(_OBJECT), **_errors(401, 403)},
+            }
+        },
+        "/sync": {
+            "post": {
+                "summary": "A phone's outbox, oldest first: {entries: [{character, id, kind, "
+                "at, sent_at, ...}]} (at most 200). Each is stored once, or refused in words; "
+                "the answer lists {id, status: stored|duplicate|refused|invalid|"
+                "unknown_character, entry?, state?, code?, message?} in order",
+                "requestBody": {"content": {"application/json": {"schema": _OBJECT}}},
+                "responses": {"200": _json(_OBJECT), **_errors(401, 403, 422)},
+            }
+        },
     },
 }
