@@ -27,6 +27,7 @@ The server is stopped at the end, also on error, and the temporary directory is 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import http.client
 import json
 import logging
@@ -48,7 +49,7 @@ from urllib.parse import urlencode
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/entries.py: the set-up
 
-from entries import (  # noqa: E402
+from entries import (
     HOST,
     REQUEST_TIMEOUT,
     ROOT,
@@ -199,7 +200,7 @@ def send(phone: Phone, items: list[dict], batch: int) -> tuple[float, list[float
 
 def stored(db_path: Path, ids: list[str]) -> tuple[int, int]:
     """(entries with these ids, all entries) in the database."""
-    with sqlite3.connect(f"file:{db_path}?mode=ro", uri=True) as conn:
+    with contextlib.closing(sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)) as conn:
         conn.execute("CREATE TEMP TABLE sent (id TEXT PRIMARY KEY)")
         conn.executemany("INSERT INTO sent VALUES (?)", [(i,) for i in ids])
         ours = conn.execute("SELECT count(*) FROM entry JOIN sent ON entry.client_id = sent.id")

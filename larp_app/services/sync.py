@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from sqlalchemy import select
+
 from .. import rules
 from ..extensions import db
 from ..messages import problem_message, refusal_message
@@ -48,6 +50,14 @@ def sync_one(user: User, item: Any) -> dict[str, Any]:
     if character is None:
         return {"id": item.get("id"), "status": "unknown_character"}
     entry = {k: v for k, v in item.items() if k != "character"}
+    first = _refused_before(item.get("id"), character)
+    if first is not None:  # the phone missed the answer: the same one again, listed once
+        return {
+            "id": first.client_id,
+            "status": "refused",
+            "code": first.code,
+            "message": first.message,
+        }
     if entry.get("kind") == "revive" and user.role != "organiser":
         return _refuse(user, character, item, "forbidden", refusal_message("only_organisers", {}))
     try:
@@ -65,6 +75,16 @@ def sync_one(user: User, item: Any) -> dict[str, Any]:
         "entry": recorded.fields,
         "state": recorded.snapshot.to_dict(),
     }
+
+
+def _refused_before(client_id: Any, character: Character) -> RefusedEntry | None:
+    if not isinstance(client_id, str):
+        return None
+    return db.session.scalar(
+        select(RefusedEntry).where(
+            RefusedEntry.client_id == client_id, RefusedEntry.character_id == character.id
+        )
+    )
 
 
 def _is_id(item: dict) -> bool:
