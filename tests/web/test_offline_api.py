@@ -207,9 +207,7 @@ def test_an_entry_that_became_impossible_is_refused_in_words_kept_and_shown_on_t
     assert [(r["id"], r["code"], r["author"]) for r in live] == [(hit["id"], "dead", "referee-1")]
 
 
-def test_a_refused_entry_sent_again_gets_the_same_answer_and_is_listed_once(
-    app, client, api, cast
-):
+def test_a_refused_entry_sent_again_gets_the_same_answer_and_is_listed_once(app, client, api, cast):
     character_id = cast[1][0]
     url = f"/api/v1/characters/{character_id}/entries"
     assert client.post(url, json=entry("kill", 60), headers=api["organiser"]).status_code == 201
