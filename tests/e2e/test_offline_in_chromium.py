@@ -23,6 +23,7 @@ from larp_app.extensions import db
 from larp_app.models import Character, Entry, RefusedEntry, User
 from larp_app.services.badges import active_badge
 from larp_app.services.entries import record_entry, state_of
+from larp_app.services.users import end_sessions
 
 from .camera import PHONE, badge_front, log_in_as_referee
 
@@ -314,3 +315,29 @@ def test_a_new_version_is_offered_and_takes_over_with_its_own_caches(app, demo, 
         bar.get_by_role("button").click()
     assert wait_until(lambda: len(page.evaluate(names)) == 2 and page.evaluate(names) != before)
     assert not set(page.evaluate(names)) & set(before), "the old version's caches are gone"
+
+
+def test_a_phone_logged_out_while_offline_keeps_its_entries_and_says_so_until_logged_in(
+    app, demo, live_server, launch
+):
+    page = launch(None, locale="it-IT", service_workers="block", **PHONE)
+    log_in_as_referee(page, live_server)
+    page.goto(f"{live_server}/console/{SCANNED}")
+    expect(page.locator("[data-hp]")).not_to_have_text("–")
+    page.context.set_offline(True)
+    hit(page)
+    with app.app_context():  # the organiser ends the referee's sessions (a lost phone?)
+        end_sessions(db.session.scalar(db.select(User).where(User.username == "referee")))
+        db.session.commit()
+    page.context.set_offline(False)
+    warning = page.locator("[data-logged-out]")
+    expect(warning).to_be_visible(timeout=15_000)
+    expect(warning).to_contain_text("1")
+    assert stored_entries(app, [SCANNED]) == []
+    roster = "async () => (await import('/static/js/lib/roster.js')).rosterAt()"
+    assert page.evaluate(roster) is None, "the phone forgot its roster"
+
+    log_in_as_referee(page, live_server)
+    page.goto(f"{live_server}/scan")
+    assert wait_until(lambda: len(stored_entries(app, [SCANNED])) == 1)
+    expect(page.locator("[data-logged-out]")).to_be_hidden()

@@ -51,6 +51,9 @@ export function startNetbar(bar) {
     const limits = (await events()).map((e) => e.roster_max_age_minutes);
     const limit = limits.length ? Math.min(...limits) : null;
     const old = !at || (limit !== null && minutesSince(at) > limit);
+    const loggedOut = bar.querySelector("p[data-logged-out]");
+    loggedOut.hidden = !(await get("meta", "loggedOut"));
+    loggedOut.querySelector("span").textContent = words.loggedOutText.replace("%(n)s", waiting);
     const warning = bar.querySelector("[data-roster-old]");
     warning.hidden = !old;
     if (old) {

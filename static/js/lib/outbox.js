@@ -83,6 +83,7 @@ export function syncOutbox(api = "/api/v1") {
     let me;
     try {
       const response = await fetch(`${api}/me`, { credentials: "same-origin" });
+      await put("meta", response.status === 401, "loggedOut"); // said on the status bar
       if (!response.ok) throw new SyncStopped(`HTTP ${response.status}`);
       me = await response.json(); // a fresh CSRF token: a page kept for hours has a stale one
     } catch (error) {

@@ -1,7 +1,7 @@
 // The roster a referee's phone keeps in IndexedDB: refreshed from the server while online,
 // read when offline. Badges are kept as hashes (the server's services/roster.py makes the
 // same ones), so a lost phone can name a badge it is shown but cannot make one.
-import { announce, get, getAll, result, transaction } from "./store.js";
+import { announce, get, getAll, put, result, transaction } from "./store.js";
 
 const STORES = ["events", "characters", "badges", "meta"];
 
@@ -16,6 +16,7 @@ export async function refreshRoster(api) {
   }
   if (response.status === 401 || response.status === 403) {
     await forgetRoster();
+    await put("meta", true, "loggedOut");
     return false;
   }
   if (!response.ok) return false;
@@ -30,11 +31,14 @@ export async function refreshRoster(api) {
     for (const [hash, id] of Object.entries(roster.badges)) tx.objectStore("badges").put(id, hash);
     tx.objectStore("meta").put(now, "rosterAt");
     tx.objectStore("meta").put(now, "lastSync"); // phone and server agree as of now
+    tx.objectStore("meta").put(false, "loggedOut");
   });
   announce({ type: "roster" });
   return true;
 }
 
+// A lost phone's session was ended: it keeps nothing that names a badge (its outbox stays,
+// sent after the next login).
 export const forgetRoster = () =>
   transaction(STORES, "readwrite", (tx) => {
     for (const name of STORES) tx.objectStore(name).clear();
