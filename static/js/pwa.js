@@ -34,3 +34,18 @@ if ("serviceWorker" in navigator && bar) {
     // not a secure context, or no module workers: the app works online only
   });
 }
+
+// Logging out leaves nothing on the phone that names a badge (entries waiting stay).
+const logout = document.querySelector("form[data-logout]");
+logout?.addEventListener("submit", async (event) => {
+  if (logout.dataset.forgotten) return;
+  event.preventDefault();
+  try {
+    const { forgetRoster } = await import("./lib/roster.js");
+    await forgetRoster();
+  } catch {
+    // no IndexedDB here: nothing to forget
+  }
+  logout.dataset.forgotten = "yes";
+  logout.requestSubmit();
+});

@@ -74,15 +74,15 @@ const offerSound = () => {
 audio?.resume().catch(() => {});
 audio?.addEventListener("statechange", offerSound);
 offerSound();
+// The button goes once the touch that allowed sound has done its own work: hidden at the
+// pointerdown, it would move the page under a finger still on its way to a button below.
 for (const type of ["pointerdown", "keydown"]) {
-  document.addEventListener(
-    type,
-    () => {
-      audio?.resume().catch(() => {});
-      soundButton.hidden = true;
-    },
-    { once: true },
-  );
+  document.addEventListener(type, () => audio?.resume().catch(() => {}), { once: true });
+}
+for (const type of ["click", "keydown"]) {
+  document.addEventListener(type, () => setTimeout(() => (soundButton.hidden = true)), {
+    once: true,
+  });
 }
 
 // --- Words on screen ---------------------------------------------------------------------

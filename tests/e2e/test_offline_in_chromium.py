@@ -341,3 +341,14 @@ def test_a_phone_logged_out_while_offline_keeps_its_entries_and_says_so_until_lo
     page.goto(f"{live_server}/scan")
     assert wait_until(lambda: len(stored_entries(app, [SCANNED])) == 1)
     expect(page.locator("[data-logged-out]")).to_be_hidden()
+
+
+def test_logging_out_leaves_no_roster_on_the_phone(app, demo, live_server, launch):
+    page = launch(None, locale="it-IT", service_workers="block", **PHONE)
+    log_in_as_referee(page, live_server)
+    page.goto(f"{live_server}/scan")
+    roster = "async () => (await import('/static/js/lib/roster.js')).rosterAt()"
+    assert wait_until(lambda: page.evaluate(roster)), "the roster is not on the phone"
+    with page.expect_navigation():  # the first touch on the scanner page, too
+        page.locator("form[data-logout] button").click()
+    assert page.evaluate(roster) is None
