@@ -45,40 +45,20 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run from a clean checkout
 
-from PIL import Image  # noqa: E402
 from werkzeug.serving import make_server  # noqa: E402
 
 from larp_app import create_app  # noqa: E402
+from tests.e2e.camera import (  # noqa: E402  (the tests' fake-camera recipe)
+    ARGS,
+    CAMERA,
+    CHROMIUM,
+    WASM,
+    badge_front,
+    write_y4m,
+)
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--use-fake-ui-for-media-stream",
-    "--use-fake-device-for-media-stream",
-]
-WASM = ROOT / "static" / "vendor" / "barcode-detector" / "zxing_reader.wasm"
-FRAME = (640, 480)
-CARD_DPI = 170  # the card 573 px wide in the frame, its QR modules 5 px
 TARGET_KB_GZIP = 100
 TARGET_SECONDS = 1.5
-
-
-def write_y4m(card: Image.Image, path: Path) -> Path:
-    """One 640 × 480 grey frame with the card in the middle, as Chromium's fake camera reads it."""
-    width, height = FRAME
-    frame = Image.new("L", FRAME, 128)
-    frame.paste(card.convert("L"), ((width - card.width) // 2, (height - card.height) // 2))
-    chroma = bytes([128]) * (2 * (width // 2) * (height // 2))
-    header = f"YUV4MPEG2 W{width} H{height} F30:1 Ip A1:1 C420jpeg\nFRAME\n".encode()
-    path.write_bytes(header + frame.tobytes() + chroma)
-    return path
 
 
 def start_server(database: Path):
@@ -101,17 +81,6 @@ def start_server(database: Path):
     app.config["PUBLIC_BASE_URL"] = base
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return base, app, server
-
-
-def badge_front(app, base: str, character_id: int) -> Image.Image:
-    from larp_app.badges import DEFAULT_LABELS, render_card
-    from larp_app.extensions import db
-    from larp_app.models import Character
-    from larp_app.services.badge_prints import badge_face
-
-    with app.app_context():
-        face = badge_face(db.session.get(Character, character_id), base, DEFAULT_LABELS)
-    return render_card(face, "front", dpi=CARD_DPI)
 
 
 class Responses:
@@ -263,7 +232,7 @@ def main() -> int:
                 }
                 browser = playwright.chromium.launch(
                     executable_path=CHROMIUM,
-                    args=[*ARGS, f"--use-file-for-fake-video-capture={video}"],
+                    args=[*ARGS, *CAMERA, f"--use-file-for-fake-video-capture={video}"],
                 )
                 results = [
                     run(browser, device, base, options.character) for _ in range(options.runs)

@@ -1,6 +1,8 @@
-"""A fake camera that shows a badge, and a phone to hold it (../shared/TESTING.md's recipe)."""
+"""Debian's Chromium, a fake camera that shows a badge, and a phone to hold it
+(../shared/TESTING.md's recipe). The e2e tests and bench/console.py use it."""
 
 import dataclasses
+import shutil
 from pathlib import Path
 from urllib.parse import quote
 
@@ -12,6 +14,19 @@ from larp_app.models import Character
 from larp_app.services.badge_prints import badge_face
 from larp_app.tokens import new_secret
 
+ROOT = Path(__file__).resolve().parents[2]
+WASM = ROOT / "static" / "vendor" / "barcode-detector" / "zxing_reader.wasm"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 CAMERA = ["--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream"]
 FRAME = (640, 480)
 PHONE = {"viewport": {"width": 360, "height": 780}, "has_touch": True, "is_mobile": True}

@@ -2,7 +2,6 @@
 
 import shutil
 import threading
-from pathlib import Path
 
 import pytest
 from werkzeug.serving import make_server
@@ -10,22 +9,7 @@ from werkzeug.serving import make_server
 from larp_app.extensions import db
 from larp_app.services.demo import load_demo
 
-from .camera import CAMERA, write_y4m
-
-ROOT = Path(__file__).resolve().parents[2]
-WASM = ROOT / "static" / "vendor" / "barcode-detector" / "zxing_reader.wasm"
-
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+from .camera import ARGS, CAMERA, CHROMIUM, write_y4m
 
 
 @pytest.fixture

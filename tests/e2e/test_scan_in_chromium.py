@@ -15,8 +15,7 @@ from larp_app.models import Character
 from larp_app.services.badges import active_badge
 from larp_app.tokens import ALPHABET
 
-from .camera import PHONE, badge_front, log_in_as_referee
-from .conftest import CHROMIUM, WASM
+from .camera import CHROMIUM, PHONE, WASM, badge_front, log_in_as_referee
 
 pytestmark = [
     pytest.mark.skipif(
