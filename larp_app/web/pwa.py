@@ -37,30 +37,43 @@ def precached_static() -> list[str]:
 SHELL_PAGES = ["scanner.scan", "console.offline_shell"]
 
 
-def precache_urls() -> list[str]:
-    static = [url_for("static", filename=name) for name in precached_static()]
+def precache_urls(names: list[str]) -> list[str]:
+    static = [url_for("static", filename=name) for name in names]
     icons = [url_for("pwa.icon", size=size) for size in ICON_SIZES]
     return [*static, *icons, url_for("pwa.manifest")]
 
 
-def _version() -> str:
+def _version(names: list[str]) -> str:
     """A digest of every precached file and of the worker's own template (and of the
     optional PWA_RELEASE setting, which makes every phone take a new version)."""
-    digest = hashlib.sha256(str(current_app.config.get("PWA_RELEASE", "")).encode())
     static = Path(current_app.static_folder)
     templates = Path(current_app.root_path).parent / "templates"
-    for path in [*(static / name for name in precached_static()), templates / "pwa" / "sw.js"]:
-        digest.update(path.name.encode())
-        digest.update(path.read_bytes() if path.is_file() else b"missing")
+    paths = [*(static / name for name in names), templates / "pwa" / "sw.js"]
+    stats = tuple(
+        (str(p), p.stat().st_mtime_ns, p.stat().st_size) if p.is_file() else (str(p),)
+        for p in paths
+    )
+    return _digest(str(current_app.config.get("PWA_RELEASE", "")), stats)
+
+
+@lru_cache(maxsize=8)
+def _digest(release: str, stats: tuple[tuple, ...]) -> str:
+    """The files' bytes are read again only when one of them changed (phones ask for the
+    worker at every page they open)."""
+    digest = hashlib.sha256(release.encode())
+    for path, *changed in stats:
+        digest.update(Path(path).name.encode())
+        digest.update(Path(path).read_bytes() if changed else b"missing")
     return digest.hexdigest()[:16]
 
 
 @bp.get("/sw.js")
 def service_worker():
+    names = precached_static()
     script = render_template(
         "pwa/sw.js",
-        version=_version(),
-        precache=precache_urls(),
+        version=_version(names),
+        precache=precache_urls(names),
         shells=[url_for(endpoint) for endpoint in SHELL_PAGES],
         console_shell=url_for("console.offline_shell"),
         api=url_for("api.openapi").rsplit("/", 1)[0],
