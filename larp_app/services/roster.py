@@ -29,7 +29,7 @@ def badge_hash(event_id: int, presented: str) -> str:
     return hashlib.sha256(f"larp_app:{event_id}:{presented}".encode()).hexdigest()
 
 
-def _in(texts: dict, locale: str, fallback: str) -> str:
+def in_language(texts: dict, locale: str, fallback: str) -> str:
     """A text in the UI language, else in the ruleset's own language, else any."""
     texts = {k: v for k, v in texts.items() if isinstance(v, str)}
     return texts.get(locale) or texts.get(fallback) or next(iter(texts.values()), "")
@@ -42,7 +42,7 @@ def _statuses(event: Event, locale: str) -> list[dict]:
     return [
         {
             "key": status.key,
-            "name": _in(status.texts.get("name", {}), locale, fallback) or status.key,
+            "name": in_language(status.texts.get("name", {}), locale, fallback) or status.key,
             "seconds": None if status.turns is None else status.turns * settings.turn_seconds,
         }
         for status in status_catalogue(event).values()
@@ -64,18 +64,20 @@ def _checks(event: Event, locale: str) -> list[dict]:
             continue
         item = {
             "key": status.key,
-            "name": _in(status.texts.get("name", {}), locale, fallback) or status.key,
+            "name": in_language(status.texts.get("name", {}), locale, fallback) or status.key,
             "die": check.get("die", "d100"),
         }
         if "table" in check:
             item["table"] = [
-                {"from": row["from"], "to": row["to"], "text": _in(row, locale, fallback)}
+                {"from": row["from"], "to": row["to"], "text": in_language(row, locale, fallback)}
                 for row in check["table"]
             ]
-            item["note"] = _in(check.get("note") or {}, locale, fallback)
+            item["note"] = in_language(check.get("note") or {}, locale, fallback)
         else:
             item["fails_at_or_below"] = check.get("fails_at_or_below")
-            item["text"] = _in({k: v for k, v in check.items() if k != "die"}, locale, fallback)
+            item["text"] = in_language(
+                {k: v for k, v in check.items() if k != "die"}, locale, fallback
+            )
         checks.append(item)
     return checks
 

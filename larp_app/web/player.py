@@ -11,11 +11,13 @@ from flask_babel import get_locale
 
 from .. import rules
 from ..models import Character, Event
+from ..rules import get_ruleset
 from ..services.badges import character_for_player
 from ..services.characters import larp_sheet
 from ..services.clock import now_utc
 from ..services.entries import state_of
 from ..services.events import status_catalogue
+from ..services.roster import in_language
 from ..tokens import SECRET_LENGTH
 
 bp = Blueprint("player", __name__, url_prefix="/p")
@@ -35,10 +37,10 @@ def _private(response):
 
 
 def status_names(event: Event) -> dict[str, str]:
-    """Each catalogue status's name in the reader's language."""
-    locale = str(get_locale())
+    """Each catalogue status's name in the reader's language (else the rules' own)."""
+    locale, original = str(get_locale()), get_ruleset(event.ruleset).language
     return {
-        key: (status.texts.get("name") or {}).get(locale) or key
+        key: in_language(status.texts.get("name") or {}, locale, original) or key
         for key, status in status_catalogue(event).items()
     }
 
