@@ -1,6 +1,12 @@
-"""Fixtures shared by every level: a fresh app and database per test, its client and runner."""
+"""Fixtures shared by every level: a fresh app and database per test, its client and runner.
+
+The migrations run once per test session, into a template database (a SQLite file, a
+PostgreSQL template database); each test gets its own copy of it.
+"""
 
 import os
+import shutil
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 import sqlalchemy
@@ -18,33 +24,84 @@ def pytest_generate_tests(metafunc):
         metafunc.parametrize("database_url", ["sqlite", "postgresql"], indirect=True)
 
 
-def empty_postgres() -> str | None:
-    """Empty the test database; return why PostgreSQL cannot be used here, or None."""
-    engine = sqlalchemy.create_engine(database_uri(POSTGRES_URL, None))
-    try:
-        with engine.begin() as conn:
-            conn.execute(sqlalchemy.text("DROP SCHEMA IF EXISTS public CASCADE"))
-            conn.execute(sqlalchemy.text("CREATE SCHEMA public"))
-    except sqlalchemy.exc.OperationalError as exc:
-        return f"no PostgreSQL server at {POSTGRES_URL}: {str(exc).splitlines()[0]}"
-    finally:
-        engine.dispose()
-    return None
+def migrate(url: str, tmp_path) -> None:
+    """Run every migration on the database at ``url``."""
+    app = create_app(
+        {"TESTING": True, "SQLALCHEMY_DATABASE_URI": url, "PRINT_FOLDER": str(tmp_path)}
+    )
+    with app.app_context():
+        upgrade()
+        from larp_app.extensions import db
+
+        db.engine.dispose()
+
+
+def with_database(url: str, name: str) -> str:
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(path=f"/{name}"))
+
+
+class PostgresCopies:
+    """A migrated template database beside the test database, copied for each test."""
+
+    def __init__(self, url: str, tmp_path):
+        self.name = urlsplit(url).path.lstrip("/")
+        self.template = f"{self.name}_template"
+        self.admin = sqlalchemy.create_engine(
+            database_uri(with_database(url, "postgres"), None), isolation_level="AUTOCOMMIT"
+        )
+        self.reason = None
+        try:
+            self._recreate(self.template, template="template0")
+        except sqlalchemy.exc.OperationalError as exc:
+            self.reason = f"no PostgreSQL server at {url}: {str(exc).splitlines()[0]}"
+            return
+        migrate(with_database(url, self.template), tmp_path)
+
+    def _recreate(self, name: str, template: str) -> None:
+        with self.admin.connect() as conn:
+            conn.execute(sqlalchemy.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+            conn.execute(sqlalchemy.text(f'CREATE DATABASE "{name}" TEMPLATE "{template}"'))
+
+    def fresh(self) -> None:
+        self._recreate(self.name, template=self.template)
+
+    def close(self) -> None:
+        self.admin.dispose()
+
+
+@pytest.fixture(scope="session")
+def postgres_copies(tmp_path_factory):
+    copies = PostgresCopies(POSTGRES_URL, tmp_path_factory.mktemp("pg-template"))
+    yield copies
+    copies.close()
+
+
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory):
+    """A SQLite file with every migration run, made once per session."""
+    path = tmp_path_factory.mktemp("sqlite-template") / "template.sqlite3"
+    migrate(f"sqlite:///{path}", path.parent)
+    return path
 
 
 @pytest.fixture
 def database_url(request, tmp_path):
+    """A migrated database of the test's own: a copy of the session's template."""
     if getattr(request, "param", "sqlite") == "postgresql":
-        reason = empty_postgres()
-        if reason:
-            pytest.skip(reason)
+        copies = request.getfixturevalue("postgres_copies")
+        if copies.reason:
+            pytest.skip(copies.reason)
+        copies.fresh()
         return POSTGRES_URL
-    return f"sqlite:///{tmp_path / 'test.sqlite3'}"
+    path = tmp_path / "test.sqlite3"
+    shutil.copyfile(request.getfixturevalue("sqlite_template"), path)
+    return f"sqlite:///{path}"
 
 
 @pytest.fixture
 def app(database_url, tmp_path):
-    """A fresh app in testing mode, its database made by the migrations, for each test."""
+    """A fresh app in testing mode on a freshly migrated database, for each test."""
     app = create_app(
         {
             "TESTING": True,
@@ -54,7 +111,7 @@ def app(database_url, tmp_path):
         }
     )
     with app.app_context():
-        upgrade()
+        upgrade()  # already at head: checks the copy, runs nothing
     yield app
     with app.app_context():
         from larp_app.extensions import db
