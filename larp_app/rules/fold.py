@@ -94,7 +94,8 @@ def state_at(
 ) -> Snapshot:
     """Fold the log into the state at ``at``; refused entries come back as conflicts."""
     ctx = Context.of(sheet, settings)
-    ordered = [e for e in order_log(entries) if e.at <= at]
+    log = order_log(entries)
+    ordered = [e for e in log if e.at <= at]
     undone, refused_undos = resolve_undos(ordered)
     handlers = {**HANDLERS, **ctx.ruleset.wound_handlers}
     state = State.at_check_in(sheet)
@@ -125,6 +126,7 @@ def state_at(
         wound=ctx.ruleset.wound(state, ctx),
         conflicts=tuple(conflicts),
         extra=ctx.ruleset.describe(state, ctx),
+        log_position=len(log),
     )
 
 

@@ -77,6 +77,9 @@ class Snapshot:
     wound: str
     conflicts: tuple[Conflict, ...]
     extra: dict[str, Any] = field(default_factory=dict)  # the ruleset's own figures
+    # How many entries the log held when this state was folded: of two states of one
+    # character, the one with the higher position is the newer (the log only grows).
+    log_position: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         s, sheet = self.state, self.sheet
@@ -102,5 +105,6 @@ class Snapshot:
                 for st in s.statuses
             ],
             "conflicts": [{"id": c.id, "code": c.code} for c in self.conflicts],
+            "log_position": self.log_position,
             **self.extra,
         }

@@ -331,6 +331,7 @@ def test_the_example_log_gives_the_states_of_the_worked_example():
         "died_at": None,
         "statuses": None,
         "conflicts": [],
+        "log_position": 5,
     }
     dead = state_at(SHEET, SETTINGS, entries, datetime(2027, 3, 6, 15, 12, tzinfo=UTC))
     assert (dead.wound, dead.to_dict()["died_at"], dead.state.energy) == (

@@ -196,6 +196,7 @@ def test_replay_at_15_11_59_the_character_is_dying_with_one_energy(runner):
         "died_at": None,
         "statuses": [],
         "conflicts": [],
+        "log_position": 5,
     }
 
 
