@@ -62,6 +62,10 @@ REFUSALS = {
     "already_undone": _l("entry {target} is already undone"),
     "undo_not_allowed": _l("referees undo only their own entries of the last {minutes} minutes"),
     "only_organisers": _l("only organisers may revive"),
+    "id_reused": _l(
+        "this entry's id {id} was already used for another entry: stored {stored}; sent {sent}"
+    ),
+    "too_old": _l("dated {got}, more than {hours} hours ago: an organiser may accept it"),
     "unknown": _l("no badge has this code"),
     "revoked": _l("this badge was replaced by a new one: ask for the new card"),
     "other_event": _l("this badge belongs to another event"),
@@ -70,13 +74,20 @@ REFUSALS = {
 
 
 def _render(template: Any, params: dict[str, Any]) -> str:
-    shown = {
-        k: ", ".join(map(str, v)) if isinstance(v, list | tuple) else v for k, v in params.items()
-    }
+    shown = {k: _shown(v) for k, v in params.items()}
     if "min" in template or "max" in template:
         shown.setdefault("min", "")
         shown.setdefault("max", "")
     return str(template).format(**shown)
+
+
+def _shown(value: Any) -> Any:
+    """A parameter as a sentence shows it: lists joined, objects as ``key value`` pairs."""
+    if isinstance(value, list | tuple):
+        return ", ".join(map(str, value))
+    if isinstance(value, dict):
+        return "(" + ", ".join(f"{k} {v}" for k, v in value.items()) + ")"
+    return value
 
 
 def _range(params: dict[str, Any]) -> str:

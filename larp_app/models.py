@@ -157,11 +157,24 @@ class RefusedEntry(db.Model):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)  # when it was refused
-    client_id: Mapped[str] = mapped_column(String(36), index=True)
+    client_id: Mapped[str] = mapped_column(String(36), index=True, unique=True)  # once per id
     character_id: Mapped[int] = mapped_column(ForeignKey("character.id"), index=True)
     user_id: Mapped[int | None] = mapped_column(ForeignKey("user.id"))
     fields: Mapped[dict[str, Any]] = mapped_column(JSON)  # as the phone sent it
     code: Mapped[str] = mapped_column(String(40))
-    message: Mapped[str] = mapped_column(String(400))
+    # The code's parameters: the refusal is put in words in each reader's language.
+    params: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    message: Mapped[str] = mapped_column(String(400))  # in the sender's language, as answered
 
     character: Mapped[Character] = relationship()
+
+
+class DismissedConflict(db.Model):
+    """An entry of its author's that stopped counting, which the author has seen."""
+
+    __table_args__ = (UniqueConstraint("client_id", "user_id", name="uq_dismissed_conflict"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    client_id: Mapped[str] = mapped_column(String(36))
+    user_id: Mapped[int] = mapped_column(ForeignKey("user.id"))
+    at: Mapped[datetime] = mapped_column(UTCDateTime)

@@ -21,6 +21,7 @@ KNOWN_KEYS = (
     "seed",
     "saves",
     "roster_max_age_minutes",
+    "entry_max_age_hours",
 )
 SAVES = ("app", "referee")  # who rolls the saves: the app (seeded), or referees enter them
 
@@ -35,6 +36,9 @@ class Settings:
     saves: str = "app"
     # A referee's phone warns when its offline roster is older than this.
     roster_max_age_minutes: int = 30
+    # Entries dated further back are refused (kept for the organiser to accept); None: the
+    # app's default (a phone offline for a weekend needs more than a day).
+    entry_max_age_hours: int | None = None
 
     @property
     def turn(self) -> timedelta:
@@ -82,6 +86,9 @@ def read_settings(raw: Mapping[str, Any] | None, ruleset: str) -> Settings:
         required=False,
         default=30,
     )
+    entry_max_age = checker.integer(
+        raw, "entry_max_age_hours", "entry_max_age_hours", lo=1, hi=24 * 30, required=False
+    )
     overrides = checker.mapping(raw, "tables", "tables", required=False) or {}
     tables = build_tables(ruleset, get_ruleset(ruleset).tables, overrides, checker)
     checker.raise_if_errors()
@@ -93,6 +100,7 @@ def read_settings(raw: Mapping[str, Any] | None, ruleset: str) -> Settings:
         seed=seed,
         saves=saves,
         roster_max_age_minutes=roster_max_age,
+        entry_max_age_hours=entry_max_age,
     )
 
 

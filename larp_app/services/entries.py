@@ -13,7 +13,8 @@ from sqlalchemy.exc import IntegrityError
 
 from .. import rules
 from ..extensions import db
-from ..models import Character, Entry, User
+from ..messages import refusal_message
+from ..models import Character, Entry, RefusedEntry, User
 from .characters import larp_sheet
 from .clock import now_utc
 from .events import event_settings
@@ -69,13 +70,32 @@ def state_of(character: Character, at: datetime) -> rules.Snapshot:
     )
 
 
+def judged_state(character: Character, now: datetime) -> rules.Snapshot:
+    """The state judged at the later of ``now`` and the last entry's instant: an entry dated
+    a few seconds ahead (a phone's clock) is judged at its own instant, not left out."""
+    log = log_of(character)
+    return state_of(character, max([now, *(e.at for e in log)]))
+
+
+def entry_window(character: Character) -> tuple[timedelta, timedelta]:
+    """How far ahead and how far back an entry may be dated: the event's window, else the
+    app's (``ENTRY_MAX_FUTURE_SECONDS``, ``ENTRY_MAX_AGE_HOURS``)."""
+    config = current_app.config
+    hours = event_settings(character.event).entry_max_age_hours or config["ENTRY_MAX_AGE_HOURS"]
+    return timedelta(seconds=config["ENTRY_MAX_FUTURE_SECONDS"]), timedelta(hours=hours)
+
+
 def _placed(entry: rules.Entry, raw: dict[str, Any], now: datetime, limits) -> datetime:
-    """Shift ``at`` by the phone's clock error, then refuse instants out of the live window."""
+    """Shift ``at`` by the phone's clock error, then refuse instants out of the live window.
+
+    Dated too far ahead is invalid input; too far back is a refusal (``too_old``), kept so
+    that the organiser can accept it.
+    """
     at = entry.at
     if raw.get("sent_at") is not None:
         try:
             at += now - rules.parse_instant(raw["sent_at"])
-        except ValueError:
+        except (ValueError, OverflowError):
             raise rules.InvalidInput(
                 [rules.Problem("sent_at", "not_instant", {"got": str(raw["sent_at"])[:40]})]
             ) from None
@@ -85,18 +105,86 @@ def _placed(entry: rules.Entry, raw: dict[str, Any], now: datetime, limits) -> d
             [rules.Problem("at", "in_future", {"got": rules.format_instant(at)})]
         )
     if at < now - age:
-        raise rules.InvalidInput(
-            [rules.Problem("at", "too_old", {"got": rules.format_instant(at)})]
+        raise rules.RuleError(
+            "too_old", got=rules.format_instant(at), hours=round(age.total_seconds() / 3600)
         )
     return at
 
 
-def _answer_again(character: Character, client_id: str, now: datetime) -> Recorded:
-    """The first answer to an id stored before; refused when it was another character's."""
-    first = db.session.scalar(select(Entry).where(Entry.client_id == client_id))
-    if first.character_id != character.id:
-        raise rules.InvalidInput([rules.Problem("id", "duplicate", {"got": client_id})])
-    return Recorded(first.fields, state_of(character, max(now, first.at)), created=False)
+def lock_character(character: Character) -> None:
+    """Serialise the writes for one character until this transaction ends.
+
+    Another request writing for the same character waits here, so each entry is judged
+    against a log that already holds every entry stored before it. PostgreSQL locks the
+    character's row; SQLite has one writer at a time, so the write transaction begins now,
+    before the log is read, rather than at the insert.
+    """
+    connection = db.session.connection()
+    if connection.dialect.name == "postgresql":
+        connection.execute(
+            select(Character.id).where(Character.id == character.id).with_for_update()
+        )
+    elif (
+        connection.dialect.name == "sqlite"
+        and not connection.connection.dbapi_connection.in_transaction
+    ):
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+IGNORED_IN_CONTENT = ("id", "at", "sent_at", "author", "referee", "character")
+
+
+def content(fields: dict[str, Any]) -> dict[str, Any]:
+    """What an entry does, without its id, instant or author: the same id sent again must
+    carry the same content (the instant may move with the phone's clock correction)."""
+    return {k: v for k, v in fields.items() if k not in IGNORED_IN_CONTENT}
+
+
+def _reused(client_id: str, stored: dict[str, Any], sent: dict[str, Any]) -> rules.RuleError:
+    return rules.RuleError("id_reused", id=client_id, stored=content(stored), sent=content(sent))
+
+
+def _answer_again(character: Character, sent: dict[str, Any], now: datetime) -> Recorded:
+    """The first answer to an id stored before, if it is the same entry; else id_reused."""
+    first = db.session.scalar(select(Entry).where(Entry.client_id == sent["id"]))
+    if first.character_id != character.id or content(first.fields) != content(sent):
+        raise _reused(sent["id"], {**first.fields, "character": first.character_id}, sent)
+    return Recorded(first.fields, judged_state(character, max(now, first.at)), created=False)
+
+
+def _refused_before(client_id: str) -> RefusedEntry | None:
+    return db.session.scalar(select(RefusedEntry).where(RefusedEntry.client_id == client_id))
+
+
+def keep_refusal(
+    character: Character,
+    sent: dict[str, Any],
+    author: User | None,
+    code: str,
+    params: dict[str, Any],
+    message: str,
+) -> None:
+    """Keep a refused entry for the organiser's board (once per id); flushes."""
+    existing = _refused_before(str(sent.get("id", ""))[:36])
+    if existing is not None and existing.code != "invalid":
+        return  # a refusal is final: its first reason stands
+    if existing is not None:  # a refusal for invalid input, answered afresh each time
+        existing.code, existing.params, existing.message = code[:40], params, message[:400]
+        existing.fields, existing.at = sent, now_utc()
+    else:
+        db.session.add(
+            RefusedEntry(
+                at=now_utc(),
+                client_id=str(sent.get("id", ""))[:36],
+                character_id=character.id,
+                user_id=author.id if author else None,
+                fields=sent,
+                code=code[:40],
+                params=params,
+                message=message[:400],
+            )
+        )
+    db.session.flush()
 
 
 UNDO_WINDOW = timedelta(minutes=10)
@@ -120,17 +208,62 @@ def record_entry(
     raw: Any,
     author: User | None,
     *,
-    limits=(timedelta(seconds=10), timedelta(hours=24)),
+    limits: tuple[timedelta, timedelta] | None = None,
 ) -> Recorded:
-    """Store one entry if the state at its instant allows it; RuleError says why not."""
+    """Store one entry if the state at its instant allows it; RuleError says why not.
+
+    The same rule on every path (the API's entries, a phone's outbox, end of session):
+    writes for one character are serialised (``lock_character``), so an entry is judged
+    against every entry stored before it and never acknowledged to be voided by a
+    concurrent one. An id stored before answers as before (``created`` False) when it
+    carries the same content, and is refused as ``id_reused`` when not. An id refused
+    before is refused again with the same reason, and a new refusal is kept for the
+    organiser (``RefusedEntry``): the caller commits after a RuleError too.
+    """
     now = now_utc()
-    entry = rules.read_entry(raw)
+    entry = rules.read_entry(raw)  # invalid input is refused before any lock is taken
+    sent = rules.entry_to_dict(entry)
+    lock_character(character)
     log = log_of(character)
-    if any(e.id == entry.id for e in log):
-        return _answer_again(character, entry.id, now)
+    if any(e.id == entry.id for e in log) or _stored_elsewhere(entry.id, character):
+        return _answer_again(character, sent, now)
+    first = _refused_before(entry.id)
+    if first is not None and first.code != "invalid":
+        if first.character_id != character.id or content(first.fields) != content(sent):
+            raise _reused(entry.id, first.fields, sent)
+        raise rules.RuleError(first.code, **(first.params or {}))  # already kept: not again
+    try:
+        return _record(character, entry, raw, author, log, now, limits)
+    except rules.RuleError as refused:
+        keep_refusal(
+            character,
+            {**sent, "at": raw.get("at"), **_sent_at(raw)},
+            author,
+            refused.code,
+            refused.params,
+            refusal_message(refused.code, refused.params),
+        )
+        raise
+
+
+def _sent_at(raw: dict[str, Any]) -> dict[str, Any]:
+    return {"sent_at": raw["sent_at"]} if raw.get("sent_at") is not None else {}
+
+
+def _stored_elsewhere(client_id: str, character: Character) -> bool:
+    """Whether another character's log holds this id (a phone reusing an id)."""
+    return (
+        db.session.scalar(
+            select(Entry.id).where(Entry.client_id == client_id, Entry.character_id != character.id)
+        )
+        is not None
+    )
+
+
+def _record(character, entry, raw, author, log, now, limits) -> Recorded:
     if entry.kind == "undo":
         _check_undo_allowed(entry, log, author, now)
-    at = _placed(entry, raw, now, limits)
+    at = _placed(entry, raw, now, limits or entry_window(character))
     fields = {**rules.entry_to_dict(entry), "at": rules.format_instant(at)}
     if author is not None:
         fields["author"] = author.username
@@ -154,10 +287,12 @@ def record_entry(
         "author_id": author.id if author else None,
         "fields": fields,
     }
+    # A plain INSERT: the log is append-only, no object needs tracking afterwards. The id
+    # is unique across characters: a race with another character's request (which this
+    # character's lock does not hold back) ends in an IntegrityError, answered as above.
     try:
-        # A plain INSERT: the log is append-only, no object needs tracking afterwards.
         db.session.execute(insert(Entry), [row])
-    except IntegrityError:  # the same id from another request a moment ago, or another's
+    except IntegrityError:
         db.session.rollback()  # only reads came before: nothing else is lost
-        return _answer_again(character, entry.id, now)
+        return _answer_again(character, rules.entry_to_dict(entry), now)
     return Recorded(fields, snapshot, created=True)

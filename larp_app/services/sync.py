@@ -1,39 +1,27 @@
 """A phone's outbox reaching the server: each entry stored once, or refused in words.
 
 A phone that was offline sends what it logged, oldest first. Each entry is recorded on its
-own (``record_entry``): an id stored before answers as before, so an outbox sent twice stores
-nothing twice; an entry that became impossible meanwhile is refused and kept for the
-organiser's board.
+own by ``record_entry``, the same rule as the API's: an id stored before answers as before,
+so an outbox sent twice stores nothing twice; an id refused before gets the same refusal;
+an entry that became impossible meanwhile is refused and kept for the organiser's board.
+Invalid input is refused too, but is no final answer: the same id sent again corrected is
+judged afresh, as on the API.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import delete
 
 from .. import rules
 from ..extensions import db
 from ..messages import problem_message, refusal_message
 from ..models import Character, RefusedEntry, User
-from .clock import now_utc
-from .entries import record_entry
+from .entries import keep_refusal, record_entry
 
 
-def _refuse(user: User, character: Character, item: dict, code: str, message: str) -> dict:
-    fields = {k: v for k, v in item.items() if k != "character"}
-    db.session.add(
-        RefusedEntry(
-            at=now_utc(),
-            client_id=str(item.get("id", ""))[:36],
-            character_id=character.id,
-            user_id=user.id,
-            fields=fields,
-            code=code[:40],
-            message=message[:400],
-        )
-    )
-    db.session.flush()
+def _refused(item: dict, code: str, message: str) -> dict:
     return {"id": item.get("id"), "status": "refused", "code": code, "message": message}
 
 
@@ -50,41 +38,32 @@ def sync_one(user: User, item: Any) -> dict[str, Any]:
     if character is None:
         return {"id": item.get("id"), "status": "unknown_character"}
     entry = {k: v for k, v in item.items() if k != "character"}
-    first = _refused_before(item.get("id"), character)
-    if first is not None:  # the phone missed the answer: the same one again, listed once
-        return {
-            "id": first.client_id,
-            "status": "refused",
-            "code": first.code,
-            "message": first.message,
-        }
     if entry.get("kind") == "revive" and user.role != "organiser":
-        return _refuse(user, character, item, "forbidden", refusal_message("only_organisers", {}))
+        message = refusal_message("only_organisers", {})
+        keep_refusal(character, entry, user, "forbidden", {}, message)
+        return _refused(item, "forbidden", message)
     try:
         recorded = record_entry(character, entry, user)
     except rules.RuleError as refused:
-        return _refuse(
-            user, character, item, refused.code, refusal_message(refused.code, refused.params)
-        )
+        return _refused(item, refused.code, refusal_message(refused.code, refused.params))
     except rules.InvalidInput as invalid:
         message = "; ".join(problem_message(p) for p in invalid.problems)
-        return _refuse(user, character, item, "invalid", message)
+        if isinstance(item.get("id"), str):
+            problems = [p.to_dict() for p in invalid.problems]
+            keep_refusal(character, entry, user, "invalid", {"problems": problems}, message)
+        return _refused(item, "invalid", message)
+    if recorded.created:  # a refusal of this id for invalid input is answered now
+        db.session.execute(
+            delete(RefusedEntry).where(
+                RefusedEntry.client_id == recorded.fields["id"], RefusedEntry.code == "invalid"
+            )
+        )
     return {
         "id": recorded.fields["id"],
         "status": "stored" if recorded.created else "duplicate",
         "entry": recorded.fields,
         "state": recorded.snapshot.to_dict(),
     }
-
-
-def _refused_before(client_id: Any, character: Character) -> RefusedEntry | None:
-    if not isinstance(client_id, str):
-        return None
-    return db.session.scalar(
-        select(RefusedEntry).where(
-            RefusedEntry.client_id == client_id, RefusedEntry.character_id == character.id
-        )
-    )
 
 
 def _is_id(item: dict) -> bool:

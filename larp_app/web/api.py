@@ -17,12 +17,13 @@ from ..models import Character, Event
 from ..services.badges import BadgeRefused, issue_badge, resolve_badge, scan_url, status_url
 from ..services.characters import check_sheets, import_sheets
 from ..services.clock import now_utc
+from ..services.conflicts import Voided, dismiss, recently_logged, voided_for
 from ..services.entries import log_of, record_entry, state_of
 from ..services.events import create_event
 from ..services.roster import phone_roster
 from ..services.sync import sync_one
 from ..services.users import user_for_token
-from .display import public_base_url
+from .display import entry_summary, public_base_url
 from .openapi import OPENAPI
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -252,10 +253,61 @@ def get_character(character_id: int):
     return jsonify({**_character_json(character, warnings=True), "tabletop": character.tabletop})
 
 
+def _entry_json(entry: rules.Entry) -> dict:
+    return {
+        "id": entry.id,
+        "kind": entry.kind,
+        "at": rules.format_instant(entry.at),
+        "author": entry.author,
+        "summary": entry_summary(entry),
+    }
+
+
+def voided_json(item: Voided) -> dict:
+    """One of the caller's entries that stopped counting, why, and because of which entry."""
+    return {
+        **_entry_json(item.entry),
+        "character": {"id": item.character.id, "name": item.character.name},
+        "code": item.code,
+        "message": refusal_message(item.code, item.params),
+        "because": None if item.because is None else _entry_json(item.because),
+    }
+
+
+def _your_conflicts(character: Character) -> list[dict]:
+    return [voided_json(v) for v in voided_for(g.user, [character], now_utc())]
+
+
 @bp.get("/characters/<int:character_id>/state")
 @requires("organiser", "referee")
 def get_state(character_id: int):
-    return jsonify(_state_json(state_of(_character(character_id), _at_param())))
+    """The state; with ``your_conflicts``, the caller's entries here that stopped counting."""
+    character = _character(character_id)
+    return jsonify(
+        {
+            **_state_json(state_of(character, _at_param())),
+            "your_conflicts": _your_conflicts(character),
+        }
+    )
+
+
+@bp.get("/conflicts")
+@requires("organiser", "referee")
+def get_conflicts():
+    """The caller's entries of the last day that stopped counting and are not dismissed."""
+    now = now_utc()
+    voided = voided_for(g.user, recently_logged(g.user, now), now)
+    return jsonify({"conflicts": [voided_json(v) for v in voided]})
+
+
+@bp.post("/conflicts/<client_id>/dismiss")
+@requires("organiser", "referee")
+def dismiss_conflict(client_id: str):
+    """The caller has seen that one of their entries stopped counting."""
+    if not dismiss(g.user, client_id, now_utc()):
+        return error(404, "not_found", "no entry of yours has this id")
+    db.session.commit()
+    return "", 204
 
 
 @bp.get("/characters/<int:character_id>/entries")
@@ -287,8 +339,16 @@ def post_entry(character_id: int):
     body = _json_body()
     if isinstance(body, dict) and body.get("kind") == "revive" and g.user.role != "organiser":
         return error(403, "forbidden", "only organisers may revive")
-    recorded = record_entry(character, body, g.user)
-    answer = {"entry": recorded.fields, "state": recorded.snapshot.to_dict()}
+    try:
+        recorded = record_entry(character, body, g.user)
+    except rules.RuleError:
+        db.session.commit()  # the refusal is kept for the organiser's board, once per id
+        raise
+    answer = {
+        "entry": recorded.fields,
+        "state": recorded.snapshot.to_dict(),
+        "your_conflicts": _your_conflicts(character),
+    }
     db.session.commit()
     return jsonify(answer), 201 if recorded.created else 200
 
@@ -331,4 +391,6 @@ def post_sync():
     for item in items:
         results.append(sync_one(g.user, item))
         db.session.commit()
-    return jsonify({"results": results})
+    now = now_utc()
+    voided = voided_for(g.user, recently_logged(g.user, now), now)
+    return jsonify({"results": results, "conflicts": [voided_json(v) for v in voided]})

@@ -144,15 +144,25 @@ def test_a_malformed_entry_is_answered_422_naming_the_field(client, referee, cha
     assert answer.json["fields"] == {"damage": "must be 1–100, got 0"}
 
 
-def test_an_entry_from_the_future_or_older_than_a_day_is_refused(client, referee, character_id):
-    for seconds_ago, code in ((-120, "in_future"), (25 * 3600, "too_old")):
-        answer = client.post(
-            f"/api/v1/characters/{character_id}/entries",
-            json=entry("note", seconds_ago, text="x"),
-            headers=referee,
-        )
-        assert answer.status_code == 422
-        assert list(answer.json["fields"]) == ["at"], code
+def test_an_entry_from_the_future_is_invalid_and_one_older_than_a_day_is_refused_as_too_old(
+    client, referee, character_id
+):
+    future = client.post(
+        f"/api/v1/characters/{character_id}/entries",
+        json=entry("note", -120, text="x"),
+        headers=referee,
+    )
+    assert (future.status_code, list(future.json["fields"])) == (422, ["at"])
+    old = client.post(
+        f"/api/v1/characters/{character_id}/entries",
+        json=entry("note", 25 * 3600, text="x"),
+        headers=referee,
+    )
+    assert (old.status_code, old.json["error"], old.json["fields"]["hours"]) == (
+        409,
+        "too_old",
+        24,
+    )
 
 
 def test_a_phone_clock_three_minutes_fast_has_its_entry_placed_by_the_server_clock(
@@ -230,7 +240,8 @@ def test_an_entry_id_already_used_for_another_character_is_refused(
     hit = entry("hit")
     client.post(f"/api/v1/characters/{character_id}/entries", json=hit, headers=referee)
     answer = client.post(f"/api/v1/characters/{other}/entries", json=hit, headers=referee)
-    assert (answer.status_code, list(answer.json["fields"])) == (422, ["id"])
+    assert (answer.status_code, answer.json["error"]) == (409, "id_reused")
+    assert answer.json["fields"]["stored"]["character"] == character_id
     state = client.get(f"/api/v1/characters/{other}/state", headers=referee).json
     assert state["ap"] == 3
 

@@ -1,0 +1,101 @@
+"""Entries that were acknowledged and later stopped counting, told to their authors.
+
+With writes serialised per character an entry is never acknowledged against a stale log;
+it can still stop counting afterwards, by the rules: an offline phone's entry dated earlier
+arrives later (a kill before the hit), or an earlier entry is undone. Its author is told,
+with the entry that caused it, until they dismiss it; the organiser's board lists them all.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlalchemy import select
+
+from .. import rules
+from ..extensions import db
+from ..models import Character, DismissedConflict, Entry, User
+from .entries import judged_state, log_of
+
+# A referee is told about their entries on the characters they logged for this recently.
+RECENT = timedelta(hours=24)
+
+
+@dataclass(frozen=True)
+class Voided:
+    entry: rules.Entry
+    character: Character
+    code: str
+    params: dict
+    because: rules.Entry | None  # the entry that made it stop counting, when one did
+
+
+def cause_of(log: list[rules.Entry], index: int) -> rules.Entry | None:
+    """The first entry to arrive after ``log[index]`` that changed what came before it:
+    dated no later than it, or undoing an entry that was."""
+    voided = log[index]
+    by_id = {e.id: e for e in log}
+    for later in log[index + 1 :]:
+        target = by_id.get(later.target) if later.kind == "undo" else None
+        when = target.at if target is not None else later.at
+        if when <= voided.at:
+            return later
+    return None
+
+
+def voided_entries(character: Character, now: datetime) -> list[Voided]:
+    """The character's stored entries that the fold does not count, with their causes."""
+    log = log_of(character)
+    snapshot = judged_state(character, now)
+    position = {e.id: i for i, e in enumerate(log)}
+    return [
+        Voided(log[position[c.id]], character, c.code, c.params, cause_of(log, position[c.id]))
+        for c in snapshot.conflicts
+        if c.id in position
+    ]
+
+
+def _dismissed(user: User) -> set[str]:
+    return set(
+        db.session.scalars(
+            select(DismissedConflict.client_id).where(DismissedConflict.user_id == user.id)
+        )
+    )
+
+
+def voided_for(user: User, characters: list[Character], now: datetime) -> list[Voided]:
+    """``user``'s own entries on ``characters`` that stopped counting and are not dismissed."""
+    dismissed = _dismissed(user)
+    return [
+        voided
+        for character in characters
+        for voided in voided_entries(character, now)
+        if voided.entry.author == user.username and voided.entry.id not in dismissed
+    ]
+
+
+def recently_logged(user: User, now: datetime) -> list[Character]:
+    """The characters ``user`` logged entries for lately."""
+    ids = select(Entry.character_id).where(
+        Entry.author_id == user.id, Entry.received_at >= now - RECENT
+    )
+    return list(
+        db.session.scalars(select(Character).where(Character.id.in_(ids)).order_by(Character.id))
+    )
+
+
+def dismiss(user: User, client_id: str, now: datetime) -> bool:
+    """Mark one of ``user``'s voided entries as seen; False when there is no such entry."""
+    fields = db.session.scalar(select(Entry.fields).where(Entry.client_id == client_id))
+    if fields is None or fields.get("author") != user.username:
+        return False
+    seen = db.session.scalar(
+        select(DismissedConflict.id).where(
+            DismissedConflict.client_id == client_id, DismissedConflict.user_id == user.id
+        )
+    )
+    if seen is None:
+        db.session.add(DismissedConflict(client_id=client_id, user_id=user.id, at=now))
+        db.session.flush()
+    return True
