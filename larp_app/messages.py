@@ -65,6 +65,7 @@ REFUSALS = {
     "id_reused": _l(
         "this entry's id {id} was already used for another entry: stored {stored}; sent {sent}"
     ),
+    "not_acceptable": _l("only an entry refused for its age can be accepted"),
     "too_old": _l("dated {got}, more than {hours} hours ago: an organiser may accept it"),
     "unknown": _l("no badge has this code"),
     "revoked": _l("this badge was replaced by a new one: ask for the new card"),

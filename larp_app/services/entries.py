@@ -94,7 +94,7 @@ def _placed(entry: rules.Entry, raw: dict[str, Any], now: datetime, limits) -> d
     at = entry.at
     if raw.get("sent_at") is not None:
         try:
-            at += now - rules.parse_instant(raw["sent_at"])
+            at = at + (now - rules.parse_instant(raw["sent_at"]))
         except (ValueError, OverflowError):
             raise rules.InvalidInput(
                 [rules.Problem("sent_at", "not_instant", {"got": str(raw["sent_at"])[:40]})]
@@ -140,15 +140,28 @@ def content(fields: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in fields.items() if k not in IGNORED_IN_CONTENT}
 
 
-def _reused(client_id: str, stored: dict[str, Any], sent: dict[str, Any]) -> rules.RuleError:
-    return rules.RuleError("id_reused", id=client_id, stored=content(stored), sent=content(sent))
+def _reused(
+    client_id: str, stored: dict[str, Any], sent: dict[str, Any], **characters: int
+) -> rules.RuleError:
+    """The id names another entry: both contents, and both characters when they differ."""
+    return rules.RuleError(
+        "id_reused", id=client_id, stored=content(stored), sent=content(sent), **characters
+    )
 
 
 def _answer_again(character: Character, sent: dict[str, Any], now: datetime) -> Recorded:
     """The first answer to an id stored before, if it is the same entry; else id_reused."""
     first = db.session.scalar(select(Entry).where(Entry.client_id == sent["id"]))
-    if first.character_id != character.id or content(first.fields) != content(sent):
-        raise _reused(sent["id"], {**first.fields, "character": first.character_id}, sent)
+    if first.character_id != character.id:
+        raise _reused(
+            sent["id"],
+            first.fields,
+            sent,
+            stored_character=first.character_id,
+            sent_character=character.id,
+        )
+    if content(first.fields) != content(sent):
+        raise _reused(sent["id"], first.fields, sent)
     return Recorded(first.fields, judged_state(character, max(now, first.at)), created=False)
 
 
@@ -188,6 +201,10 @@ def keep_refusal(
 
 
 UNDO_WINDOW = timedelta(minutes=10)
+# An entry dated up to this much before the last one stored is taken as concurrent with it
+# (phones' clocks and networks differ by a few seconds); one dated earlier is a late entry,
+# placed where it belongs even if it voids entries stored before it (RULES.md §3).
+CONCURRENT = timedelta(seconds=10)
 
 
 def _check_undo_allowed(
@@ -264,6 +281,11 @@ def _record(character, entry, raw, author, log, now, limits) -> Recorded:
     if entry.kind == "undo":
         _check_undo_allowed(entry, log, author, now)
     at = _placed(entry, raw, now, limits or entry_window(character))
+    latest = max((e.at for e in log), default=at)
+    if latest - CONCURRENT <= at < latest:
+        # Concurrent with the last entry stored (two phones a moment apart): judged in the
+        # order stored, so that it cannot void an entry already acknowledged.
+        at = latest
     fields = {**rules.entry_to_dict(entry), "at": rules.format_instant(at)}
     if author is not None:
         fields["author"] = author.username

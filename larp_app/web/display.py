@@ -13,6 +13,7 @@ from flask_babel import gettext as _
 from .. import rules
 from ..messages import problem_message, refusal_message
 from ..rules.dice import DIFFICULTIES
+from ..services.refusals import refusal_words
 
 
 def entry_summary(entry: rules.Entry) -> str:
@@ -103,4 +104,5 @@ def register(app: Flask) -> None:
         original_and_translation=original_and_translation,
         problem_text=problem_message,
         refusal_text=lambda code, **params: refusal_message(code, params),
+        refusal_words=refusal_words,
     )

@@ -241,7 +241,7 @@ def test_an_entry_id_already_used_for_another_character_is_refused(
     client.post(f"/api/v1/characters/{character_id}/entries", json=hit, headers=referee)
     answer = client.post(f"/api/v1/characters/{other}/entries", json=hit, headers=referee)
     assert (answer.status_code, answer.json["error"]) == (409, "id_reused")
-    assert answer.json["fields"]["stored"]["character"] == character_id
+    assert answer.json["fields"]["stored_character"] == character_id
     state = client.get(f"/api/v1/characters/{other}/state", headers=referee).json
     assert state["ap"] == 3
 

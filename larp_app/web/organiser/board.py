@@ -18,6 +18,7 @@ from ...services.characters import larp_sheet
 from ...services.clock import now_utc
 from ...services.entries import log_of
 from ...services.events import event_settings
+from ...services.refusals import refusal_words
 from ...services.sessions import Decision, SessionRefused, dying_characters, end_session
 from ..auth import login_required
 from ..display import entry_summary
@@ -192,7 +193,7 @@ def board_live(event_id: int):
                     "at": r.row.fields.get("at"),
                     "author": r.author,
                     "code": r.row.code,
-                    "message": r.row.message,
+                    "message": refusal_words(r.row),
                 }
                 for r in context["refused"]
             ],
