@@ -84,20 +84,22 @@ def test_a_late_offline_kill_voids_an_earlier_hit_and_the_hit_author_is_told_unt
         "kill",
         "remo",
     )
-    assert client.get(f"/api/v1/characters/{victim}/state", headers=api["remo"]).json[
-        "your_conflicts"
-    ] == []
+    assert (
+        client.get(f"/api/v1/characters/{victim}/state", headers=api["remo"]).json["your_conflicts"]
+        == []
+    )
     listed = sync(client, api["rita"]).json["conflicts"]
     assert [c["id"] for c in listed] == [hit["id"]]
-    assert [c["id"] for c in client.get("/api/v1/conflicts", headers=api["rita"]).json[
-        "conflicts"
-    ]] == [hit["id"]]
+    assert [
+        c["id"] for c in client.get("/api/v1/conflicts", headers=api["rita"]).json["conflicts"]
+    ] == [hit["id"]]
 
     dismissed = client.post(f"/api/v1/conflicts/{hit['id']}/dismiss", headers=api["rita"])
     assert dismissed.status_code == 204
-    assert client.get(f"/api/v1/characters/{victim}/state", headers=api["rita"]).json[
-        "your_conflicts"
-    ] == []
+    assert (
+        client.get(f"/api/v1/characters/{victim}/state", headers=api["rita"]).json["your_conflicts"]
+        == []
+    )
     assert sync(client, api["rita"]).json["conflicts"] == []
 
 
@@ -184,9 +186,7 @@ def test_the_board_lists_a_refusal_once_in_the_organisers_language(
     make_user(app, "oscar", "organiser")
     browser = app.test_client()
     log_in(browser, "oscar")
-    board = browser.get(
-        f"/events/{event_id}/board.json", headers={"Accept-Language": "it"}
-    ).json
+    board = browser.get(f"/events/{event_id}/board.json", headers={"Accept-Language": "it"}).json
     [refused] = [r for r in board["refused"] if r["id"] == spend["id"]]
     assert refused["message"] == "servono 5 punti Energia, ne ha 3"
 
