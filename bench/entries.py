@@ -1,7 +1,9 @@
 """Benchmark: referees' entries posted by concurrent clients to the app under gunicorn.
 
-Run from a checkout: ``.venv/bin/python bench/entries.py [--duration 10] [--profile]``.
-Prints figures only.
+Run from a checkout: ``.venv/bin/python bench/entries.py [--duration 10] [--load both]
+[--profile]``. Prints figures only. ``--load spread`` gives every client a character of its
+own; ``--load same`` sends every client's entries to one character, whose writes are
+serialised (one writer per character); ``both`` (the default) runs the two in turn.
 
 Set-up: a fresh SQLite database (WAL) in a temporary directory, migrated with
 ``flask db upgrade``; an organiser and a referee made with ``flask users create`` (their
@@ -485,14 +487,21 @@ def run(args) -> None:
 
         figures = {}
         last = None
-        for clients in args.clients:
-            _, characters = create_event(port, organiser, f"{clients} clients", CHARACTERS)
-            phase = measure(port, referee, characters, clients, args.duration, proc.pid)
-            figures[clients] = report(phase, entries_per_character(db_path, characters))
-            last = characters[0]
+        for load in ("spread", "same") if args.load == "both" else (args.load,):
+            for clients in args.clients:
+                label = f"{clients} clients, {load}"
+                _, characters = create_event(port, organiser, label, CHARACTERS)
+                # spread: client i logs for character i; same: every client for one character
+                # (its writes serialised: each waits for the one before).
+                targets = characters if load == "spread" else [characters[0]] * CHARACTERS
+                print(f"=== load: {load} character{'s' if load == 'spread' else ''}")
+                phase = measure(port, referee, targets, clients, args.duration, proc.pid)
+                counted = entries_per_character(db_path, characters)
+                figures[clients, load] = report(phase, counted)
+                last = characters[0]
 
-        if CHARACTERS in figures:
-            rate, p99 = figures[CHARACTERS]
+        if (CHARACTERS, "spread") in figures:
+            rate, p99 = figures[CHARACTERS, "spread"]
             target = ANCHOR_PER_SECOND / 2
             verdict = "meets" if rate >= target else "BELOW"
             print(
@@ -524,6 +533,12 @@ def main() -> None:
         type=lambda text: [int(n) for n in text.split(",")],
         default=[16, 64],
         help="comma-separated client counts, one phase each (16,64)",
+    )
+    parser.add_argument(
+        "--load",
+        choices=("spread", "same", "both"),
+        default="both",
+        help="clients on their own characters, all on one character, or both phases (both)",
     )
     parser.add_argument(
         "--profile",
