@@ -18,8 +18,9 @@ def _errors(*codes: int) -> dict:
         401: "No or bad bearer token",
         403: "Role not allowed",
         404: "Not found",
-        409: "Refused by the rules (the code says why)",
+        409: "Refused by the rules (the code says why); kept, and answered alike if sent again",
         422: "Malformed input",
+        503: "The database cannot be reached: nothing stored; try again after Retry-After",
     }
     return {
         str(c): {"description": names[c], "content": {"application/json": {"schema": _ERROR}}}
@@ -65,6 +66,27 @@ OPENAPI = {
                     "died_at": {"type": "string", "format": "date-time", "nullable": True},
                     "statuses": {"type": "array", "items": _OBJECT},
                     "conflicts": {"type": "array", "items": _OBJECT},
+                    "log_position": {
+                        "type": "integer",
+                        "description": "Entries in the log this state was folded from: of two "
+                        "states of a character, the higher is the newer.",
+                    },
+                },
+            },
+            "Voided": {
+                "type": "object",
+                "description": "One of the caller's entries that was stored and later stopped "
+                "counting (an earlier-dated entry arrived late, or an earlier one was undone).",
+                "required": ["id", "kind", "at", "character", "code", "message", "because"],
+                "properties": {
+                    "id": {"type": "string"},
+                    "kind": {"type": "string"},
+                    "at": {"type": "string", "format": "date-time"},
+                    "summary": {"type": "string"},
+                    "character": _OBJECT,
+                    "code": {"type": "string"},
+                    "message": {"type": "string"},
+                    "because": {"type": "object", "nullable": True},
                 },
             },
             "Entry": {
@@ -147,12 +169,47 @@ OPENAPI = {
         },
         "/characters/{id}/state": {
             "get": {
-                "summary": "The state at an instant",
+                "summary": "The state at an instant, with your_conflicts: the caller's entries "
+                "on this character that stopped counting, until dismissed",
                 "parameters": [_ID, _AT],
                 "responses": {
                     "200": _json({"$ref": "#/components/schemas/State"}),
-                    **_errors(401, 404, 422),
+                    **_errors(401, 404, 422, 503),
                 },
+            }
+        },
+        "/conflicts": {
+            "get": {
+                "summary": "The caller's entries of the last day that stopped counting and "
+                "that they have not dismissed",
+                "responses": {
+                    "200": _json(
+                        {
+                            "type": "object",
+                            "properties": {
+                                "conflicts": {
+                                    "type": "array",
+                                    "items": {"$ref": "#/components/schemas/Voided"},
+                                }
+                            },
+                        }
+                    ),
+                    **_errors(401, 503),
+                },
+            }
+        },
+        "/conflicts/{entry_id}/dismiss": {
+            "post": {
+                "summary": "The caller has seen that their entry stopped counting",
+                "parameters": [
+                    {
+                        "name": "entry_id",
+                        "in": "path",
+                        "required": True,
+                        "schema": {"type": "string"},
+                    }
+                ],
+                "responses": {"204": {"description": "Dismissed"}, **_errors(401, 404, 503)},
             }
         },
         "/characters/{id}/entries": {
@@ -162,7 +219,9 @@ OPENAPI = {
                 "responses": {"200": _json(_OBJECT), **_errors(401, 404)},
             },
             "post": {
-                "summary": "Log an entry; the same id again answers the first time's",
+                "summary": "Log an entry; the same id with the same content answers the first "
+                "time's, with other content 409 id_reused. Writes for one character are "
+                "serialised: a 201 means the entry counts",
                 "parameters": [_ID],
                 "requestBody": {
                     "content": {
@@ -172,7 +231,7 @@ OPENAPI = {
                 "responses": {
                     "201": _json(_OBJECT, "Stored"),
                     "200": _json(_OBJECT, "Already stored"),
-                    **_errors(401, 403, 404, 409, 422),
+                    **_errors(401, 403, 404, 409, 422, 503),
                 },
             },
         },
@@ -194,9 +253,10 @@ OPENAPI = {
                 "summary": "A phone's outbox, oldest first: {entries: [{character, id, kind, "
                 "at, sent_at, ...}]} (at most 200). Each is stored once, or refused in words; "
                 "the answer lists {id, status: stored|duplicate|refused|invalid|"
-                "unknown_character, entry?, state?, code?, message?} in order",
+                "unknown_character, entry?, state?, code?, message?} in order, and conflicts: "
+                "the caller's entries that stopped counting (Voided)",
                 "requestBody": {"content": {"application/json": {"schema": _OBJECT}}},
-                "responses": {"200": _json(_OBJECT), **_errors(401, 403, 422)},
+                "responses": {"200": _json(_OBJECT), **_errors(401, 403, 422, 503)},
             }
         },
     },
