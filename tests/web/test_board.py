@@ -150,7 +150,7 @@ def test_recent_entries_show_the_last_30_with_character_kind_author_and_time(app
 
 def test_conflicts_to_review_give_the_refusal_in_words(app, organiser, cast):
     healed = log(app, "Scout Greta Colombo", "heal", amount=1, seconds_ago=5)
-    log(app, "Scout Greta Colombo", "kill", reason="plot", seconds_ago=10)  # arrives late
+    log(app, "Scout Greta Colombo", "kill", reason="plot", seconds_ago=60)  # arrives late
     conflicts = organiser.get("/events/1/board.json").get_json()["conflicts"]
     assert [(c["id"], c["character"], c["conflict"]) for c in conflicts] == [
         (healed, "Scout Greta Colombo", "the character is dead")

@@ -2,6 +2,7 @@
 // server, oldest first, by whoever gets there first — the page at once, on the `online`
 // event and on a timer, or the service worker on Background Sync. Each entry carries its
 // client-made id, so sending it twice stores it once. Works in pages and in the worker.
+import { keepVoided } from "./voided.js";
 import { announce, getAll, put, remove, transaction } from "./store.js";
 
 const BATCH = 50; // entries a request
@@ -61,8 +62,8 @@ async function send(api, csrf, items) {
       entries: items.map((item) => ({ ...item.entry, character: item.character, sent_at: sentAt })),
     }),
   });
-  if (!response.ok) throw new SyncStopped(`HTTP ${response.status}`);
-  return (await response.json()).results;
+  if (!response.ok) throw new SyncStopped(`HTTP ${response.status}`); // 503: wait, try again
+  return response.json();
 }
 
 // What became of an item, from the server's answer.
@@ -94,7 +95,8 @@ export function syncOutbox(api = "/api/v1") {
     let refused = 0;
     for (let i = 0; i < items.length; i += BATCH) {
       const chunk = items.slice(i, i + BATCH);
-      const results = await send(api, me.csrf_token, chunk);
+      const { results, conflicts } = await send(api, me.csrf_token, chunk);
+      if (conflicts) await keepVoided(conflicts); // the referee's entries that stopped counting
       const byId = new Map(results.map((r) => [r.id, r]));
       const states = new Map(); // each character's state after its last entry stored
       await transaction(["outbox", "characters", "meta"], "readwrite", (tx) => {
