@@ -57,7 +57,8 @@ class Track:
     saves: int = 0  # saves rolled since unconscious_since
     failures: int = 0  # failed saves in this spell of unconsciousness
     stabilised_alone: bool = False  # after once, no save stabilises without help
-    awake_at: datetime | None = None  # stabilised alone: conscious again then
+    awake_at: datetime | None = None  # stabilised alone: asleep (unconscious) until then
+    indefenso_due: int = 0  # Indefenso saves at 13 a referee still has to enter
     rolls: tuple[tuple[str, str, dice.Roll], ...] = ()  # (at, what, roll), latest last
 
 
@@ -149,6 +150,18 @@ def _with_roll(track: Track, at: datetime, what: str, roll: dice.Roll) -> Track:
     return replace(track, rolls=rolls)
 
 
+def unconscious(state: State) -> bool:
+    """At 0 PS or less, with saves running, or asleep after stabilising alone."""
+    track = _track(state)
+    return state.hp <= 0 or track.unconscious_since is not None or track.awake_at is not None
+
+
+def helpless(state: State) -> bool:
+    """Indefenso: the condition, or unconscious ("Un personaje Inconsciente también está
+    Indefenso")."""
+    return unconscious(state) or any(s.key == "indefenso" for s in state.statuses)
+
+
 def _dead_if_past(state: State, at: datetime, ctx: Context) -> State:
     if _damage(state, ctx) >= _fisico(ctx) * DEATH_MULTIPLE:
         return state.evolve(died_at=at, death_at=None, next_energy_at=None)
@@ -156,8 +169,8 @@ def _dead_if_past(state: State, at: datetime, ctx: Context) -> State:
 
 
 def hit(state: State, entry: Hit, ctx: Context) -> State:
-    """Blows on an unconscious (Indefenso) character still deal damage; a big one may kill."""
-    fisico, track = _fisico(ctx), _track(state)
+    """Blows on a helpless (Indefenso) character still deal damage; a big one may kill."""
+    fisico = _fisico(ctx)
     hp, ap, destroyed = state.hp, state.ap, state.armour_destroyed
     for blow in range(entry.blows):
         ap, destroyed, rest = take_blow(
@@ -165,16 +178,19 @@ def hit(state: State, entry: Hit, ctx: Context) -> State:
         )
         if rest < 1:
             continue
-        helpless = track.unconscious_since is not None or hp <= 0 or track.awake_at is not None
+        was_helpless, track = helpless(state), _track(state)
         hp -= rest
-        if helpless and rest >= 2 * fisico and ctx.settings.saves == "app":
-            rng = dice.rng_for(ctx.settings.seed, entry.id, "indefenso", blow)
-            roll = dice.one_of_three_d10(rng, bonus=fisico, target=INDEFENSO_SAVE)
-            track = _with_roll(track, entry.at, "indefenso", roll)
-            if not roll.success:
-                return state.evolve(hp=hp, ap=ap, armour_destroyed=destroyed, track=track).dead_at(
-                    entry.at
-                )
+        if was_helpless and rest >= 2 * fisico:
+            if ctx.settings.saves != "app":
+                track = replace(track, indefenso_due=track.indefenso_due + 1)
+            else:
+                rng = dice.rng_for(ctx.settings.dice_seed, entry.id, "indefenso", blow)
+                roll = _save_roll(state, rng, INDEFENSO_SAVE, ctx)
+                track = _with_roll(track, entry.at, "indefenso", roll)
+                if not roll.success:
+                    return state.evolve(
+                        hp=hp, ap=ap, armour_destroyed=destroyed, track=track
+                    ).dead_at(entry.at)
         if track.unconscious_since is None and (hp <= 0 or track.awake_at is not None):
             # Knocked out, or hurt again after stabilising alone: unconscious again.
             track = replace(
@@ -185,34 +201,46 @@ def hit(state: State, entry: Hit, ctx: Context) -> State:
                 failures=0,
                 awake_at=None,
             )
-    state = state.evolve(hp=hp, ap=ap, armour_destroyed=destroyed, track=track)
+        state = state.evolve(hp=hp, ap=ap, armour_destroyed=destroyed, track=track)
+    state = state.evolve(ap=ap, armour_destroyed=destroyed)
     return _dead_if_past(state, entry.at, ctx)
 
 
 def heal(state: State, entry: Heal, ctx: Context) -> State:
-    """Healing an unconscious character first sets PS to 0; help ends the saves."""
+    """Healing an unconscious (or asleep) character first sets PS to 0; help ends the saves."""
     track = _track(state)
-    unconscious = state.hp <= 0 or track.unconscious_since is not None
-    hp = min(ctx.sheet.hp_max, (max(state.hp, 0) if unconscious else state.hp) + entry.amount)
+    hp = min(ctx.sheet.hp_max, (0 if unconscious(state) else state.hp) + entry.amount)
     if hp > 0:
-        track = Track(rolls=track.rolls)  # outside help: awake, and may stabilise alone again
+        # Outside help: awake, and may stabilise alone again; an Indefenso save still stands.
+        track = Track(rolls=track.rolls, indefenso_due=track.indefenso_due)
     return state.evolve(hp=hp, track=track)
 
 
 def coup_de_grace(state: State, entry: CoupDeGrace, ctx: Context) -> State:
-    if _track(state).unconscious_since is None and state.hp > 0:
+    """Only on a helpless character: unconscious (asleep included), or Indefenso."""
+    if not helpless(state):
         raise RuleError("not_dying")
     return state.dead_at(entry.at)
 
 
 def save(state: State, entry: Save, ctx: Context) -> State:
-    """A save a referee rolled, for events where referees enter them."""
+    """A save a referee rolled, for events where referees enter them: an Indefenso save due
+    comes first (it follows its blow at once), then the turn's save while unconscious."""
     track = _track(state)
     if ctx.settings.saves != "referee":
         raise RuleError("saves_rolled_by_app")
+    if track.indefenso_due:
+        track = replace(track, indefenso_due=track.indefenso_due - 1)
+        state = state.evolve(track=track)
+        return state if entry.success else state.dead_at(entry.at)
     if track.unconscious_since is None:
         raise RuleError("not_unconscious")
     return _apply_save(state, track, entry.success, entry.at, ctx, None)
+
+
+def revived(state: State, ctx: Context) -> State:
+    """Revive: alive, awake, no save pending, nothing rolled for the time it was dead."""
+    return state.evolve(hp=max(1, state.hp), track=Track(rolls=_track(state).rolls))
 
 
 def check_roll(state: State, entry: CheckRoll, ctx: Context) -> State:
@@ -221,16 +249,55 @@ def check_roll(state: State, entry: CheckRoll, ctx: Context) -> State:
     check = status.texts.get("check") if status else None
     if check is None:
         raise RuleError("no_random_check", key=entry.key)
-    rng = dice.rng_for(ctx.settings.seed, entry.id, entry.key)
+    rng = dice.rng_for(ctx.settings.dice_seed, entry.id, entry.key)
     roll = dice.d(rng, 100)
     return state.evolve(track=_with_roll(_track(state), entry.at, entry.key, roll))
 
 
+def roll_modifiers(state: State, ctx: Context) -> tuple[tuple[str, int], ...]:
+    """What the active conditions add to every roll (the seed's "-2 a todas sus Tiradas":
+    Enfermo, Asustado, Dominado), each by its key; Petrificado holds harmful ones in
+    suspension ("cualquier Condición nociva se mantiene en suspensión")."""
+    keys = sorted({s.key for s in state.statuses})
+    suspended = any(_texts(ctx, k).get("suspends_harmful") for k in keys)
+    modifiers = []
+    for key in keys:
+        texts = _texts(ctx, key)
+        value = texts.get("all_rolls")
+        if value and not (suspended and texts.get("harmful")):
+            modifiers.append((key, int(value)))
+    return tuple(modifiers)
+
+
+def _texts(ctx: Context, key: str) -> Mapping[str, Any]:
+    status = ctx.catalogue.get(key)
+    return status.texts if status else {}
+
+
+def _level_of_dice(state: State, ctx: Context, asked: int = 0) -> int:
+    """Malherido lowers the dado objetivo one level (§4.1)."""
+    return asked - 1 if level(state, ctx) == "malherido" else asked
+
+
+def _save_roll(state: State, rng, target: int, ctx: Context) -> dice.Roll:
+    """A Físico save: 1o3d10 + Físico + the conditions' modifiers against ``target``."""
+    return dice.one_of_three_d10(
+        rng,
+        _level_of_dice(state, ctx),
+        _fisico(ctx),
+        target,
+        roll_modifiers(state, ctx),
+    )
+
+
 def roll_dice(state: State, entry: DiceRoll, ctx: Context) -> State:
     """A 1o3d10 on demand, kept with its dice; Malherido lowers it one level (§4.1)."""
-    lowered = entry.level - 1 if level(state, ctx) == "malherido" else entry.level
     roll = dice.one_of_three_d10(
-        dice.rng_for(ctx.settings.seed, entry.id), lowered, entry.bonus, entry.target
+        dice.rng_for(ctx.settings.dice_seed, entry.id),
+        _level_of_dice(state, ctx, entry.level),
+        entry.bonus,
+        entry.target,
+        roll_modifiers(state, ctx),
     )
     return state.evolve(track=_with_roll(_track(state), entry.at, "dice", roll))
 
@@ -241,7 +308,7 @@ def _apply_save(state, track, success, at, ctx, roll) -> State:
     if roll is not None:
         track = _with_roll(track, at, "save", roll)
     if success and not track.stabilised_alone:
-        minutes = dice.d(dice.rng_for(ctx.settings.seed, track.cause, "awake"), 6).kept
+        minutes = dice.d(dice.rng_for(ctx.settings.dice_seed, track.cause, "awake"), 6).kept
         track = replace(
             track,
             unconscious_since=None,
@@ -264,21 +331,25 @@ def next_save_at(state: State, ctx: Context) -> datetime | None:
 
 
 def advance_wounds(state: State, t: datetime, ctx: Context) -> State:
-    """Each turn while unconscious the app rolls the Físico save; waking up after stabilising."""
-    track = _track(state)
-    if track.awake_at is not None and track.awake_at <= t:
-        state = state.evolve(track=replace(track, awake_at=None))
-    if ctx.settings.saves != "app":
-        return state
-    fisico = _fisico(ctx)
+    """Let the wound track run up to ``t``, one event at a time in the order of their
+    instants: the app's save each turn while unconscious, waking up after stabilising alone.
+
+    Taking the events in order makes the state at ``t`` the same however many times the fold
+    stopped on the way (a note in between changes nothing).
+    """
     while state.died_at is None:
-        at = next_save_at(state, ctx)
-        if at is None or at > t:
-            break
         track = _track(state)
-        rng = dice.rng_for(ctx.settings.seed, track.cause, "save", track.saves + 1)
-        roll = dice.one_of_three_d10(rng, bonus=fisico, target=UNCONSCIOUS_SAVE)
-        state = _apply_save(state, track, roll.success, at, ctx, roll)
+        save_at = next_save_at(state, ctx) if ctx.settings.saves == "app" else None
+        due = [x for x in (track.awake_at, save_at) if x is not None and x <= t]
+        if not due:
+            return state
+        first = min(due)
+        if first == track.awake_at:
+            state = state.evolve(track=replace(track, awake_at=None))
+            continue
+        rng = dice.rng_for(ctx.settings.dice_seed, track.cause, "save", track.saves + 1)
+        roll = _save_roll(state, rng, UNCONSCIOUS_SAVE, ctx)
+        state = _apply_save(state, track, roll.success, first, ctx, roll)
     return state
 
 
@@ -329,6 +400,7 @@ def describe(state: State, ctx: Context) -> dict[str, Any]:
         "next_failure_damage": (track.failures + 1) * fisico,
         "turns_until_death_worst_case": turns_until_death(state, ctx),
         "awake_at": format_instant(track.awake_at),
+        "indefenso_save_due": track.indefenso_due,
         "rolls": [{"at": at, "what": what, **roll.to_dict()} for at, what, roll in track.rolls],
     }
 
@@ -349,6 +421,7 @@ RULESET = Ruleset(
     },
     wound=wound,
     advance_wounds=advance_wounds,
+    revived=revived,
     catalogue="conditions",
     # A save every turn while unconscious: every second would be unplayable at a larp.
     turn_seconds=10,

@@ -215,13 +215,14 @@ def _revive(state: State, entry: Revive, ctx: Context) -> State:
         raise RuleError("not_dead")
     hp = ctx.sheet.hp_max if entry.hp is None else min(ctx.sheet.hp_max, entry.hp)
     below = ctx.recovery is not None and state.energy < ctx.sheet.energy_max
-    return state.evolve(
+    state = state.evolve(
         hp=hp,
         died_at=None,
         death_at=None,
         statuses=(),
         next_energy_at=entry.at + ctx.recovery if below else None,
     )
+    return ctx.ruleset.revived(state, ctx)
 
 
 def _note(state: State, entry: Note, ctx: Context) -> State:

@@ -1,0 +1,163 @@
+"""Sistema Athkri's wound track as its seed says (issue 14): each test quotes the seed.
+
+The seed is ``seeds/003_7b94916931d443c5.txt``; where RULES.md §4 says less, the seed wins.
+"""
+
+import json
+import uuid
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from larp_app.rules import convert_sheet, read_entry, read_settings, state_at
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+T0 = datetime(2027, 3, 6, 15, 0, tzinfo=UTC)
+RAW = json.loads((DATA / "athkri-sheet.json").read_text(encoding="utf-8"))
+SHEET = convert_sheet(RAW)  # Físico 4, PS 20, Blindaje 2: dead at 24 damage, Indefenso blow 8
+FRAIL = convert_sheet({**RAW, "ps_max": 10})  # unconscious at 10 damage: room for a blow of 8
+# With this seed, the knock-out below (id 7) stabilises at its first save, awake 3 min later.
+STABILISES = read_settings({"seed": "1"}, "athkri")
+REFEREE = read_settings({"seed": "1", "saves": "referee"}, "athkri")
+
+
+def entry(kind, t=0, number=None, **fields):
+    at = T0 + timedelta(seconds=t)
+    entry_id = str(uuid.uuid4() if number is None else uuid.UUID(int=number))
+    return read_entry({"id": entry_id, "kind": kind, "at": at.isoformat(), **fields})
+
+
+def state(entries, t, settings=STABILISES, sheet=SHEET):
+    return state_at(sheet, settings, entries, T0 + timedelta(seconds=t))
+
+
+def knocked_out(t=0, damage=20):
+    """A piercing blow that takes PS from 20 to 0: unconscious."""
+    return entry("hit", t, number=7, damage=damage, pierce=True)
+
+
+def comparable(snapshot):
+    data = snapshot.to_dict()
+    del data["log_position"]
+    return data
+
+
+# 1. Waking after stabilising alone ---------------------------------------------------------
+
+
+def test_a_character_who_stabilised_alone_wakes_with_no_other_entry():
+    """ "Un personaje que se estabilice por sí mismo recobrará el conocimiento en 1d6
+    minutos"."""
+    asleep = state([knocked_out()], 60)
+    assert (asleep.state.hp, asleep.extra["level"]) == (1, "inconsciente")
+    woken = state([knocked_out()], 10 * 60)
+    assert (woken.extra["level"], woken.extra["awake_at"]) == ("malherido", None)
+
+
+def test_a_blow_after_waking_is_no_blow_on_a_helpless_character_note_or_no_note():
+    """ "Si un personaje sufre daño estando Indefenso [...] Tirada de salvación de Físico a
+    Dificultad 13": once awake the character is no longer Indefenso, with or without a note."""
+    blow = entry("hit", 10 * 60, number=8, damage=8, pierce=True)
+    note = entry("note", 8 * 60, number=9, text="scene 3")
+    without = state([knocked_out(), blow], 10 * 60 + 30)
+    with_note = state([knocked_out(), note, blow], 10 * 60 + 30)
+    assert comparable(without) == comparable(with_note)
+    assert not [r for r in without.extra["rolls"] if r["what"] == "indefenso"]
+
+
+# 2. Revive ---------------------------------------------------------------------------------
+
+
+def test_a_revived_character_is_alive_awake_with_no_save_due():
+    """ "El individuo que acumula tantos puntos de daño -o más- como su valor en Físico x6
+    muere definitivamente": a revive (a referee's ruling beyond the seed) starts over."""
+    for settings in (STABILISES, REFEREE):
+        log = [knocked_out(), entry("kill", 0.5), entry("revive", 600)]
+        s = state(log, 600, settings)
+        assert (s.state.hp, s.extra["level"], s.wound) == (20, "estable", "ok")
+        assert s.extra["next_save_at"] is None and s.extra["awake_at"] is None
+
+
+def test_no_save_is_rolled_for_the_time_a_character_was_dead():
+    """ "Al comienzo de cada Turno, ha de realizar una Tirada de salvación de Físico": only
+    while alive and unconscious, never for the turns it lay dead."""
+    settings = read_settings({"seed": "0"}, "athkri")  # the first save fails: still dying
+    log = [knocked_out(), entry("kill", 1.5), entry("revive", 600)]
+    s = state(log, 700, settings)
+    died, revived = T0 + timedelta(seconds=1.5), T0 + timedelta(seconds=600)
+    dates = [datetime.fromisoformat(r["at"]) for r in s.extra["rolls"]]
+    assert dates and not [d for d in dates if died < d <= revived]
+    assert s.extra["level"] == "estable"
+
+
+def test_revived_with_no_points_the_character_is_still_awake():
+    """Revive means alive and awake: "pierde el conocimiento si sus Puntos de Salud equivalen
+    a 0" would put them straight back to dying, so a revive gives at least 1 PS."""
+    s = state([entry("kill", 0), entry("revive", 60, hp=0)], 61)
+    assert (s.state.hp, s.extra["level"], s.extra["next_save_at"]) == (1, "malherido", None)
+
+
+# 3. Indefenso as a condition ---------------------------------------------------------------
+
+
+def test_a_big_blow_on_a_character_with_the_indefenso_condition_calls_the_save():
+    """ "Si un personaje sufre daño estando Indefenso, y el resultado es igual o más que su
+    valor de Físico x2, ha de superar una Tirada de salvación de Físico a Dificultad 13"."""
+    log = [entry("status_on", 0, key="indefenso"), entry("hit", 1, damage=8, pierce=True)]
+    [roll] = [r for r in state(log, 1).extra["rolls"] if r["what"] == "indefenso"]
+    assert roll["target"] == 13 and roll["bonus"] == 4
+
+
+def test_with_referee_saves_the_indefenso_save_is_asked_for():
+    """ "ha de superar una Tirada de salvación de Físico a Dificultad 13; si falla, muere sin
+    remedio": where referees roll, the state asks them for it."""
+    log = [entry("status_on", 0, key="indefenso"), entry("hit", 1, damage=8, pierce=True)]
+    s = state(log, 1, REFEREE)
+    assert s.extra["indefenso_save_due"] == 1
+    assert (s.wound, s.state.hp) == ("ok", 12)
+
+
+def test_a_failed_referee_indefenso_save_kills():
+    """ "si falla, muere sin remedio"."""
+    log = [
+        entry("status_on", 0, key="indefenso"),
+        entry("hit", 1, damage=8, pierce=True),
+        entry("save", 2, success=False),
+    ]
+    s = state(log, 3, REFEREE)
+    assert (s.wound, s.state.died_at, s.conflicts) == ("dead", T0 + timedelta(seconds=2), ())
+
+
+def test_a_save_right_after_a_big_blow_on_the_unconscious_is_the_indefenso_save():
+    """ "Un personaje Inconsciente también está Indefenso": after such a blow, the save the
+    referee enters is the one at 13 that kills, not the turn's."""
+    log = [
+        knocked_out(damage=10),
+        entry("hit", 0.5, damage=8, pierce=True),
+        entry("save", 0.6, success=False),
+    ]
+    s = state(log, 0.7, REFEREE, FRAIL)
+    assert s.wound == "dead"
+    passed = state([*log[:2], entry("save", 0.6, success=True)], 0.7, REFEREE, FRAIL)
+    assert (passed.state.hp, passed.extra["indefenso_save_due"]) == (-8, 0)
+    assert passed.extra["next_save_at"] == "2027-03-06T15:00:01Z"  # the turn's save still due
+
+
+# 6. Healing an unconscious character -------------------------------------------------------
+
+
+def test_healing_a_character_asleep_after_stabilising_alone_starts_from_zero():
+    """ "Si un personaje recibe cualquier tipo de curación mientras está Inconsciente, sus
+    Puntos de Salud se ajustan a 0 y después recibe el valor de curación obtenido"."""
+    s = state([knocked_out(), entry("heal", 60, amount=2)], 61)
+    assert s.state.hp == 2
+    awake = state([knocked_out(), entry("heal", 10 * 60, amount=2)], 10 * 60)
+    assert awake.state.hp == 3  # awake again: the heal adds to the 1 PS
+
+
+# 7. Coup de grâce --------------------------------------------------------------------------
+
+
+def test_a_coup_de_grace_on_a_character_asleep_after_stabilising_is_allowed():
+    """ "Un personaje Inconsciente también está Indefenso": asleep, it cannot defend itself."""
+    s = state([knocked_out(), entry("coup_de_grace", 60)], 61)
+    assert (s.wound, s.conflicts) == ("dead", ())
