@@ -24,7 +24,7 @@ from .tables import TableSet
 from .timeutil import format_instant
 
 if TYPE_CHECKING:
-    from .entries import CheckRoll, CoupDeGrace, DiceRoll, Heal, Hit, Save
+    from .entries import CheckRoll, CoupDeGrace, DiceRoll, Heal, Hit, Save, StatusOn
     from .fold import Context
 
 KEY = "athkri"
@@ -42,10 +42,24 @@ SHEET_KEYS = (
     "powers",
     "notes",
 )
+ONGOING = "dano_continuo"  # the condition whose damage comes every turn
+ONGOING_DAMAGE, NORMAL = 1, 12  # house defaults when a referee gives no damage or difficulty
 UNCONSCIOUS_SAVE = 12  # "Tirada de salvación de Físico a Dificultad 12", every turn
 INDEFENSO_SAVE = 13  # a blow of Físico × 2 or more on a helpless character
 DEATH_MULTIPLE = 6
 MAX_ROLLS_SHOWN = 10
+
+
+@dataclass(frozen=True)
+class Ongoing:
+    """Daño continuo: ``damage`` at the start of each turn from ``since`` while the condition
+    lasts; a Físico save at ``difficulty`` ends it."""
+
+    since: datetime  # when the condition was applied (its ActiveStatus's since)
+    cause: str  # the entry that applied it: with the seed it fixes the dice
+    damage: int
+    difficulty: int
+    ticks: int = 0  # turns dealt so far
 
 
 @dataclass(frozen=True)
@@ -59,6 +73,7 @@ class Track:
     stabilised_alone: bool = False  # after once, no save stabilises without help
     awake_at: datetime | None = None  # stabilised alone: asleep (unconscious) until then
     indefenso_due: int = 0  # Indefenso saves at 13 a referee still has to enter
+    ongoing: Ongoing | None = None  # Daño continuo: what it deals each turn, until its save
     rolls: tuple[tuple[str, str, dice.Roll], ...] = ()  # (at, what, roll), latest last
 
 
@@ -170,40 +185,82 @@ def _dead_if_past(state: State, at: datetime, ctx: Context) -> State:
 
 def hit(state: State, entry: Hit, ctx: Context) -> State:
     """Blows on a helpless (Indefenso) character still deal damage; a big one may kill."""
-    fisico = _fisico(ctx)
-    hp, ap, destroyed = state.hp, state.ap, state.armour_destroyed
+    extra = _status_sum(state, ctx, "blindaje")  # Petrificado: "+20 a Blindaje" a blow
     for blow in range(entry.blows):
         ap, destroyed, rest = take_blow(
-            ap, destroyed, entry.damage, entry.pierce, ctx.settings.armour_breaks
+            state.ap, state.armour_destroyed, entry.damage, entry.pierce, ctx.settings.armour_breaks
         )
-        if rest < 1:
-            continue
-        was_helpless, track = helpless(state), _track(state)
-        hp -= rest
-        if was_helpless and rest >= 2 * fisico:
-            if ctx.settings.saves != "app":
-                track = replace(track, indefenso_due=track.indefenso_due + 1)
-            else:
-                rng = dice.rng_for(ctx.settings.dice_seed, entry.id, "indefenso", blow)
-                roll = _save_roll(state, rng, INDEFENSO_SAVE, ctx)
-                track = _with_roll(track, entry.at, "indefenso", roll)
-                if not roll.success:
-                    return state.evolve(
-                        hp=hp, ap=ap, armour_destroyed=destroyed, track=track
-                    ).dead_at(entry.at)
-        if track.unconscious_since is None and (hp <= 0 or track.awake_at is not None):
-            # Knocked out, or hurt again after stabilising alone: unconscious again.
-            track = replace(
-                track,
-                unconscious_since=entry.at,
-                cause=entry.id,
-                saves=0,
-                failures=0,
-                awake_at=None,
+        state = state.evolve(ap=ap, armour_destroyed=destroyed)
+        if rest - extra >= 1:
+            state = _suffer(state, rest - extra, entry.at, (entry.id, "indefenso", blow), ctx)
+        if state.died_at is not None:
+            break
+    return state
+
+
+def _suffer(state: State, damage: int, at: datetime, parts: tuple, ctx: Context) -> State:
+    """Lose ``damage`` PS: a helpless character hit for Físico × 2 or more must save at 13 (the
+    app rolls it from ``parts``, or a referee is asked); at 0 PS, or hurt while asleep after
+    stabilising alone, unconscious (again); dead at Físico × 6 damage."""
+    fisico, track = _fisico(ctx), _track(state)
+    was_helpless, hp = helpless(state), state.hp - damage
+    if was_helpless and damage >= 2 * fisico:
+        if ctx.settings.saves != "app":
+            track = replace(track, indefenso_due=track.indefenso_due + 1)
+        else:
+            roll = _save_roll(
+                state, dice.rng_for(ctx.settings.dice_seed, *parts), INDEFENSO_SAVE, ctx
             )
-        state = state.evolve(hp=hp, ap=ap, armour_destroyed=destroyed, track=track)
-    state = state.evolve(ap=ap, armour_destroyed=destroyed)
-    return _dead_if_past(state, entry.at, ctx)
+            track = _with_roll(track, at, "indefenso", roll)
+            if not roll.success:
+                return state.evolve(hp=hp, track=track).dead_at(at)
+    if track.unconscious_since is None and (hp <= 0 or track.awake_at is not None):
+        # Knocked out, or hurt again after stabilising alone: unconscious again.
+        track = replace(
+            track, unconscious_since=at, cause=parts[0], saves=0, failures=0, awake_at=None
+        )
+    return _dead_if_past(state.evolve(hp=hp, track=track), at, ctx)
+
+
+def _status_sum(state: State, ctx: Context, figure: str) -> int:
+    return sum(int(_texts(ctx, s.key).get(figure) or 0) for s in state.statuses)
+
+
+def status_on(state: State, entry: StatusOn, ctx: Context) -> State:
+    """A condition, as everywhere; Daño continuo also starts dealing its damage each turn."""
+    from .fold import HANDLERS  # the common handler; fold imports no rule system
+
+    state = HANDLERS["status_on"](state, entry, ctx)
+    if entry.key != ONGOING:
+        return state
+    ongoing = Ongoing(
+        since=entry.at,
+        cause=entry.id,
+        damage=entry.damage or ONGOING_DAMAGE,
+        difficulty=entry.difficulty or NORMAL,
+    )
+    return state.evolve(track=replace(_track(state), ongoing=ongoing))
+
+
+def _next_tick_at(state: State, ctx: Context) -> datetime | None:
+    """The start of the next turn of Daño continuo, while the condition that began it lasts."""
+    ongoing = _track(state).ongoing
+    if ongoing is None:
+        return None
+    active = next((s for s in state.statuses if s.key == ONGOING), None)
+    if active is None or active.since != ongoing.since:
+        return None
+    at = ongoing.since + (ongoing.ticks + 1) * ctx.settings.turn
+    return None if active.until is not None and at > active.until else at
+
+
+def _tick(state: State, at: datetime, ctx: Context) -> State:
+    track = _track(state)
+    ongoing = replace(track.ongoing, ticks=track.ongoing.ticks + 1)
+    state = state.evolve(track=replace(track, ongoing=ongoing))
+    if any(_texts(ctx, s.key).get("suspends_harmful") for s in state.statuses):
+        return state  # Petrificado: the harm is held in suspension
+    return _suffer(state, ongoing.damage, at, (ongoing.cause, "ongoing", ongoing.ticks), ctx)
 
 
 def heal(state: State, entry: Heal, ctx: Context) -> State:
@@ -244,14 +301,34 @@ def revived(state: State, ctx: Context) -> State:
 
 
 def check_roll(state: State, entry: CheckRoll, ctx: Context) -> State:
-    """A condition's random check, rolled on demand and kept with its die."""
+    """A condition's random check, rolled on demand and kept with its die: a d100, or a
+    1o3d10 + attribute (+ skill) against a difficulty whose success ends the condition."""
     status = ctx.catalogue.get(entry.key)
     check = status.texts.get("check") if status else None
     if check is None:
         raise RuleError("no_random_check", key=entry.key)
     rng = dice.rng_for(ctx.settings.dice_seed, entry.id, entry.key)
-    roll = dice.d(rng, 100)
-    return state.evolve(track=_with_roll(_track(state), entry.at, entry.key, roll))
+    if check.get("die") != "1o3d10":
+        roll = dice.d(rng, 100)
+        return state.evolve(track=_with_roll(_track(state), entry.at, entry.key, roll))
+    details = ctx.sheet.details
+    skills = {s["key"]: s["grade"] for s in details.get("skills", [])}
+    bonus = details["attributes"][check["attribute"]] + skills.get(check.get("skill"), 0)
+    track = _track(state)
+    target = entry.target
+    if target is None and entry.key == ONGOING and track.ongoing is not None:
+        target = track.ongoing.difficulty
+    roll = dice.one_of_three_d10(
+        rng,
+        _level_of_dice(state, ctx),
+        bonus,
+        target or NORMAL,
+        roll_modifiers(state, ctx),
+    )
+    state = state.evolve(track=_with_roll(track, entry.at, entry.key, roll))
+    if roll.success and check.get("ends_on_success"):
+        state = state.evolve(statuses=tuple(s for s in state.statuses if s.key != entry.key))
+    return state
 
 
 def roll_modifiers(state: State, ctx: Context) -> tuple[tuple[str, int], ...]:
@@ -332,7 +409,8 @@ def next_save_at(state: State, ctx: Context) -> datetime | None:
 
 def advance_wounds(state: State, t: datetime, ctx: Context) -> State:
     """Let the wound track run up to ``t``, one event at a time in the order of their
-    instants: the app's save each turn while unconscious, waking up after stabilising alone.
+    instants: waking up after stabilising alone, Daño continuo at the start of each turn, the
+    app's save each turn while unconscious.
 
     Taking the events in order makes the state at ``t`` the same however many times the fold
     stopped on the way (a note in between changes nothing).
@@ -340,16 +418,19 @@ def advance_wounds(state: State, t: datetime, ctx: Context) -> State:
     while state.died_at is None:
         track = _track(state)
         save_at = next_save_at(state, ctx) if ctx.settings.saves == "app" else None
-        due = [x for x in (track.awake_at, save_at) if x is not None and x <= t]
+        events = [(track.awake_at, 0), (_next_tick_at(state, ctx), 1), (save_at, 2)]
+        due = [(at, order) for at, order in events if at is not None and at <= t]
         if not due:
             return state
-        first = min(due)
-        if first == track.awake_at:
+        at, what = min(due)
+        if what == 0:
             state = state.evolve(track=replace(track, awake_at=None))
-            continue
-        rng = dice.rng_for(ctx.settings.dice_seed, track.cause, "save", track.saves + 1)
-        roll = _save_roll(state, rng, UNCONSCIOUS_SAVE, ctx)
-        state = _apply_save(state, track, roll.success, first, ctx, roll)
+        elif what == 1:
+            state = _tick(state, at, ctx)
+        else:
+            rng = dice.rng_for(ctx.settings.dice_seed, track.cause, "save", track.saves + 1)
+            roll = _save_roll(state, rng, UNCONSCIOUS_SAVE, ctx)
+            state = _apply_save(state, track, roll.success, at, ctx, roll)
     return state
 
 
@@ -401,6 +482,8 @@ def describe(state: State, ctx: Context) -> dict[str, Any]:
         "turns_until_death_worst_case": turns_until_death(state, ctx),
         "awake_at": format_instant(track.awake_at),
         "indefenso_save_due": track.indefenso_due,
+        "ongoing_damage": None if _next_tick_at(state, ctx) is None else track.ongoing.damage,
+        "roll_modifiers": [{"key": k, "value": v} for k, v in roll_modifiers(state, ctx)],
         "rolls": [{"at": at, "what": what, **roll.to_dict()} for at, what, roll in track.rolls],
     }
 
@@ -413,6 +496,7 @@ RULESET = Ruleset(
     tabletop_values=tabletop_values,
     wound_handlers={
         "hit": hit,
+        "status_on": status_on,
         "heal": heal,
         "coup_de_grace": coup_de_grace,
         "save": save,

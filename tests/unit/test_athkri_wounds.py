@@ -161,3 +161,93 @@ def test_a_coup_de_grace_on_a_character_asleep_after_stabilising_is_allowed():
     """ "Un personaje Inconsciente también está Indefenso": asleep, it cannot defend itself."""
     s = state([knocked_out(), entry("coup_de_grace", 60)], 61)
     assert (s.wound, s.conflicts) == ("dead", ())
+
+
+# 4. Penalties to all rolls -----------------------------------------------------------------
+
+
+def test_enfermo_lowers_a_1o3d10_by_two_and_the_roll_says_so():
+    """ "Cuando un personaje se encuentra Enfermo, sufre una penalización -2 a todas sus
+    Tiradas"."""
+    log = [entry("status_on", 0, key="enfermo"), entry("dice", 1, bonus=4, target=12)]
+    [roll] = state(log, 1).extra["rolls"]
+    assert roll["modifiers"] == [{"key": "enfermo", "value": -2}]
+    assert roll["total"] == roll["kept"] + 4 - 2
+
+
+def test_asustado_and_dominado_lower_the_apps_own_saves():
+    """ "cualquier criatura que esté Asustada sufre una penalización -2 a todas sus Tiradas";
+    "el afectado sufre una penalización -2 a todas sus Tiradas" (Dominado)."""
+    log = [
+        entry("status_on", 0, key="asustado"),
+        entry("status_on", 0, key="dominado"),
+        knocked_out(0.5),
+    ]
+    roll = state(log, 2).extra["rolls"][0]
+    assert roll["what"] == "save"
+    assert roll["modifiers"] == [{"key": "asustado", "value": -2}, {"key": "dominado", "value": -2}]
+    assert roll["total"] == roll["kept"] + 4 - 4
+    assert roll["success"] == (roll["total"] >= 12)
+
+
+def test_petrificado_holds_the_penalties_of_harmful_conditions_in_suspension():
+    """ "cualquier Condición nociva se mantiene en suspensión hasta que se libre de la
+    Petrificación"."""
+    log = [
+        entry("status_on", 0, key="enfermo"),
+        entry("status_on", 0, key="petrificado"),
+        entry("dice", 1),
+    ]
+    assert state(log, 1).extra["rolls"][0]["modifiers"] == []
+
+
+# 5. Daño continuo, Agarrado, Petrificado ---------------------------------------------------
+
+
+def ongoing(t=0, damage=2, difficulty=15):
+    return entry("status_on", t, key="dano_continuo", damage=damage, difficulty=difficulty)
+
+
+def test_dano_continuo_deals_its_damage_at_the_start_of_each_turn():
+    """ "provocando pérdidas de Puntos de Salud al comienzo de su Turno. Cuando un personaje se
+    ve afligido por Daño continuo, sufre una cantidad de Daño determinada por la naturaleza del
+    peligro"."""
+    assert state([ongoing()], 0.5).state.hp == 20
+    assert state([ongoing()], 1).state.hp == 18
+    assert state([ongoing()], 3.5).state.hp == 14
+    stopped = [ongoing(), entry("status_off", 2.5, key="dano_continuo")]
+    assert state(stopped, 10).state.hp == 16
+
+
+def test_dano_continuo_ends_when_its_fisico_save_succeeds():
+    """ "Para librarse de un Daño continuo, el personaje ha de superar una Tirada de Salvación
+    de Físico establecida por la potencia del efecto"."""
+    outcomes = set()
+    for n in range(30):
+        log = [ongoing(difficulty=13), entry("roll", 1.5, number=100 + n, key="dano_continuo")]
+        s = state(log, 5)
+        [roll] = [r for r in s.extra["rolls"] if r["what"] == "dano_continuo"]
+        assert (roll["bonus"], roll["target"], len(roll["dice"])) == (4, 13, 3)
+        expected = 18 if roll["success"] else 10  # one turn's damage, or five
+        assert s.state.hp == expected
+        outcomes.add(roll["success"])
+    assert outcomes == {True, False}
+
+
+def test_agarrado_rolls_fisico_plus_aguante_against_the_difficulty_and_frees_on_success():
+    """ "cada Turno ha de realizar una Tirada enfrentada de Físico + Aguante contra el Ataque
+    cuerpo a cuerpo (u otra Dificultad asignada por el Director de juego)"."""
+    aguante = dict((s["key"], s["grade"]) for s in SHEET.details["skills"]).get("aguante", 0)
+    log = [entry("status_on", 0, key="agarrado"), entry("roll", 1, key="agarrado", target=16)]
+    s = state(log, 1)
+    [roll] = s.extra["rolls"]
+    assert (roll["bonus"], roll["target"]) == (4 + aguante, 16)
+    assert ("agarrado" in [x.key for x in s.state.statuses]) == (not roll["success"])
+
+
+def test_petrificado_adds_twenty_blindaje_and_suspends_ongoing_damage():
+    """ "obtiene +20 a Blindaje [...] y cualquier Condición nociva se mantiene en suspensión
+    hasta que se libre de la Petrificación"."""
+    stone = entry("status_on", 0, key="petrificado")
+    assert state([stone, entry("hit", 1, damage=22, pierce=True)], 1).state.hp == 18
+    assert state([stone, ongoing()], 5).state.hp == 20
