@@ -251,3 +251,19 @@ def test_petrificado_adds_twenty_blindaje_and_suspends_ongoing_damage():
     stone = entry("status_on", 0, key="petrificado")
     assert state([stone, entry("hit", 1, damage=22, pierce=True)], 1).state.hp == 18
     assert state([stone, ongoing()], 5).state.hp == 20
+
+
+# 11. Dice no client can steer --------------------------------------------------------------
+
+
+def test_the_same_seed_and_entry_ids_roll_other_dice_under_another_secret():
+    """Issue 14, item 11: an event's secret, never sent to a phone, fixes the dice with the
+    entry id; the same id and seed under two secrets roll differently (and each the same on
+    every replay)."""
+    log = [knocked_out()]
+    one = read_settings({"seed": "1", "secret": "one"}, "athkri")
+    two = read_settings({"seed": "1", "secret": "two"}, "athkri")
+    dice_one = [r["dice"] for r in state(log, 60, one).extra["rolls"]]
+    dice_two = [r["dice"] for r in state(log, 60, two).extra["rolls"]]
+    assert dice_one != dice_two
+    assert dice_one == [r["dice"] for r in state(list(log), 60, one).extra["rolls"]]

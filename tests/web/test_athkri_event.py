@@ -3,6 +3,7 @@
 import json
 import re
 import uuid
+from datetime import timedelta
 
 import pytest
 
@@ -147,7 +148,8 @@ def test_the_openapi_document_lists_the_1o3d10_entry(client):
 def test_a_new_event_takes_its_rule_systems_turn_length(app, organiser, ruleset, seconds):
     made = post_form(organiser, "/events", {"name": "Nueva", "ruleset": ruleset}, page="/events")
     with app.app_context():
-        assert db.session.get(Event, 1).settings == {"turn_seconds": seconds}
+        settings = db.session.get(Event, 1).settings
+        assert settings == {"turn_seconds": seconds, "secret": settings["secret"]}
     page = organiser.get(f"{made.headers['Location']}/settings").get_data(as_text=True)
     assert f'name="turn_seconds" inputmode="decimal" value="{seconds}"' in page
 
@@ -168,4 +170,62 @@ def test_an_event_made_through_the_api_keeps_the_turn_length_it_was_given(app, t
         headers={"Authorization": f"Bearer {tokens['organiser']}"},
     )
     with app.app_context():
-        assert db.session.get(Event, answer.json["id"]).settings == {"turn_seconds": 3}
+        settings = db.session.get(Event, answer.json["id"]).settings
+        assert settings == {"turn_seconds": 3, "secret": settings["secret"]}
+
+
+# Dice no client can steer (issue 14, item 11) ---------------------------------------------
+
+
+def test_every_new_event_has_its_own_dice_secret_kept_when_settings_change(app, organiser):
+    from .test_organiser_pages import settings_form
+
+    for name in ("Uno", "Dos"):
+        post_form(organiser, "/events", {"name": name, "ruleset": "athkri"}, page="/events")
+    with app.app_context():
+        first, second = (db.session.get(Event, i).settings["secret"] for i in (1, 2))
+    assert len(first) >= 32 and first != second
+    form = {**settings_form(organiser, "/events/1"), "seed": "luna"}
+    post_form(organiser, "/events/1/settings", form, page="/events/1/settings")
+    with app.app_context():
+        assert db.session.get(Event, 1).settings["secret"] == first
+    assert first not in organiser.get("/events/1/settings").get_data(as_text=True)
+
+
+def test_no_answer_a_referee_gets_holds_the_dice_secret(app, client, character):
+    make_user(app, "rita", "referee")
+    with app.app_context():
+        secret = db.session.get(Event, 1).settings["secret"]
+    client.get("/logout")
+    log_in(client, "rita")
+    answers = [
+        log_entry(client, character, "hit", damage=20, pierce=True),
+        client.get("/api/v1/roster"),
+        client.get("/api/v1/events/1/roster"),
+        client.get(f"/api/v1/characters/{character}"),
+        client.get(f"/api/v1/characters/{character}/state"),
+        client.get(f"/api/v1/characters/{character}/entries"),
+        client.get(f"/console/{character}"),
+    ]
+    for answer in answers:
+        assert answer.status_code in (200, 201), answer.request.path
+        assert secret not in answer.get_data(as_text=True), answer.request.path
+
+
+def test_the_apps_dice_come_from_the_events_secret_and_replay_with_its_settings(app, organiser):
+    from larp_app import rules
+    from larp_app.services.entries import log_of
+
+    make_event(organiser, "athkri", SHEET)
+    answer = log_entry(organiser, 1, "hit", damage=20, pierce=True)
+    with app.app_context():
+        event = db.session.get(Event, 1)
+        settings = rules.read_settings(event.settings, "athkri")
+        character = event.characters[0]
+        sheet = rules.convert_sheet(character.tabletop, settings)
+        entries = log_of(character)
+    at = rules.parse_instant(answer.json["state"]["at"]) + timedelta(minutes=2)
+    replayed = rules.state_at(sheet, settings, entries, at).to_dict()
+    with app.app_context():
+        served = organiser.get(f"/api/v1/characters/1/state?at={format_instant(at)}").json
+    assert replayed["rolls"] == served["rolls"] and served["rolls"]
