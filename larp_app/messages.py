@@ -40,6 +40,12 @@ PROBLEMS = {
     "must_cover_once": _l("rows must cover every value {min}–{max} exactly once"),
     "too_many_skills": _l("{has} skills for {slots} Mente skill slots"),
     "above_equipment_class": _l("needs {needs} equipment, the character has {has}"),
+    "dies_before_zero": _l(
+        "is {got}: damage of {dead_at} (Físico × 6) kills while the character is still Estable"
+    ),
+    "starts_badly_wounded": _l(
+        "is {got}: at or below Físico ({fisico}), the character starts Malherido"
+    ),
 }
 
 REFUSALS = {

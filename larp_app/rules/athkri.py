@@ -108,6 +108,11 @@ def read_sheet(raw: Any, tables: TableSet, c: Checker) -> LarpSheet | None:
     if c.errors:
         return None
     fisico = values["fisico"]
+    # The seed's thresholds come from Físico; points that disagree make odd characters.
+    if ps_max >= fisico * DEATH_MULTIPLE:
+        c.warn("ps_max", "dies_before_zero", got=ps_max, dead_at=fisico * DEATH_MULTIPLE)
+    elif ps_max <= fisico:
+        c.warn("ps_max", "starts_badly_wounded", got=ps_max, fisico=fisico)
     return LarpSheet(
         ruleset=KEY,
         player=player,

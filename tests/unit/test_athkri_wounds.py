@@ -267,3 +267,29 @@ def test_the_same_seed_and_entry_ids_roll_other_dice_under_another_secret():
     dice_two = [r["dice"] for r in state(log, 60, two).extra["rolls"]]
     assert dice_one != dice_two
     assert dice_one == [r["dice"] for r in state(list(log), 60, one).extra["rolls"]]
+
+
+# 8. Sheets whose points and Físico disagree ------------------------------------------------
+
+
+def test_a_sheet_that_would_die_while_estable_warns_on_its_points():
+    """ "El individuo que acumula tantos puntos de daño -o más- como su valor en Físico x6
+    muere definitivamente": with PS ≥ Físico × 6 that comes while still "Estable"."""
+    from larp_app.rules import check_sheet
+
+    sheet, checker = check_sheet({**RAW, "ps_max": 24})
+    assert sheet is not None and not checker.errors
+    assert [(w.path, w.code, w.params) for w in checker.warnings] == [
+        ("ps_max", "dies_before_zero", {"got": 24, "dead_at": 24})
+    ]
+
+
+def test_a_sheet_with_points_at_or_below_fisico_warns_it_starts_malherido():
+    """ "Un individuo queda Malherido cuando sus Puntos de Salud son igual o menos que su valor
+    en Físico"."""
+    from larp_app.rules import check_sheet
+
+    _, checker = check_sheet({**RAW, "ps_max": 4})
+    assert [(w.path, w.code) for w in checker.warnings] == [("ps_max", "starts_badly_wounded")]
+    _, fine = check_sheet(RAW)
+    assert fine.warnings == []

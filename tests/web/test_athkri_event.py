@@ -229,3 +229,21 @@ def test_the_apps_dice_come_from_the_events_secret_and_replay_with_its_settings(
     with app.app_context():
         served = organiser.get(f"/api/v1/characters/1/state?at={format_instant(at)}").json
     assert replayed["rolls"] == served["rolls"] and served["rolls"]
+
+
+def test_the_import_preview_warns_about_points_that_disagree_with_fisico(organiser):
+    """Issue 14, item 8: the warning names the field, in the organiser's preview."""
+    made = post_form(
+        organiser, "/events", {"name": "Naufragio", "ruleset": "athkri"}, page="/events"
+    )
+    event = made.headers["Location"]
+    answer = post_form(
+        organiser,
+        f"{event}/import/preview",
+        {"pasted": json.dumps([{**SHEET, "ps_max": 30}, {**SHEET, "ps_max": 3}])},
+        page=f"{event}/import",
+    )
+    page = answer.get_data(as_text=True)
+    assert answer.status_code == 200
+    assert "ps_max: is 30: damage of 24 (Físico × 6) kills while the character is still" in page
+    assert "ps_max: is 3: at or below Físico (4), the character starts Malherido" in page
