@@ -247,3 +247,21 @@ def test_the_import_preview_warns_about_points_that_disagree_with_fisico(organis
     assert answer.status_code == 200
     assert "ps_max: is 30: damage of 24 (Físico × 6) kills while the character is still" in page
     assert "ps_max: is 3: at or below Físico (4), the character starts Malherido" in page
+
+
+def test_where_referees_enter_saves_the_api_asks_for_the_indefenso_save(organiser, character):
+    """Issue 14, item 3: "ha de superar una Tirada de salvación de Físico a Dificultad 13"."""
+    from .test_organiser_pages import settings_form
+
+    form = {**settings_form(organiser, "/events/1"), "saves": "referee"}
+    post_form(organiser, "/events/1/settings", form, page="/events/1/settings")
+    log_entry(organiser, character, "status_on", key="indefenso")
+    state = log_entry(organiser, character, "hit", damage=8, pierce=True).json["state"]
+    assert state["indefenso_save_due"] == 1
+    failed = log_entry(organiser, character, "save", success=False)
+    assert failed.status_code == 201, failed.json
+    assert (failed.json["state"]["wound"], failed.json["state"]["indefenso_save_due"]) == (
+        "dead",
+        0,
+    )
+    assert "data-indefenso-save hidden" in organiser.get("/console/1").get_data(as_text=True)
