@@ -48,6 +48,26 @@ UNCONSCIOUS_SAVE = 12  # "Tirada de salvación de Físico a Dificultad 12", ever
 INDEFENSO_SAVE = 13  # a blow of Físico × 2 or more on a helpless character
 DEATH_MULTIPLE = 6
 MAX_ROLLS_SHOWN = 10
+# The larp sheet's own figures, in the seed's words (Spanish) with their translations.
+MANA = {"es": "Maná", "en": "Mana", "it": "Mana"}
+FIGURES = {
+    "fisico": {"es": "Físico", "en": "Físico (body)", "it": "Físico (corpo)"},
+    "malherido_at_ps": {
+        "es": "Malherido con PS ≤",
+        "en": "Malherido (badly wounded) at PS ≤",
+        "it": "Malherido (gravemente ferito) con PS ≤",
+    },
+    "dead_at_damage": {
+        "es": "Muerto con daño ≥ (Físico × 6)",
+        "en": "Muerto (dead) at damage ≥ (Físico × 6)",
+        "it": "Muerto (morto) con danno ≥ (Físico × 6)",
+    },
+    "indefenso_blow": {
+        "es": "Indefenso: un daño ≥ (Físico × 2) pide una salvación de Físico a 13",
+        "en": "Indefenso (helpless): damage ≥ (Físico × 2) calls for a Físico save at 13",
+        "it": "Indefenso (inerme): un danno ≥ (Físico × 2) chiede un tiro salvezza di Físico a 13",
+    },
+}
 
 
 @dataclass(frozen=True)
@@ -108,6 +128,11 @@ def read_sheet(raw: Any, tables: TableSet, c: Checker) -> LarpSheet | None:
     if c.errors:
         return None
     fisico = values["fisico"]
+    thresholds = {
+        "malherido_at_ps": fisico,
+        "dead_at_damage": fisico * DEATH_MULTIPLE,
+        "indefenso_blow": fisico * 2,
+    }
     # The seed's thresholds come from Físico; points that disagree make odd characters.
     if ps_max >= fisico * DEATH_MULTIPLE:
         c.warn("ps_max", "dies_before_zero", got=ps_max, dead_at=fisico * DEATH_MULTIPLE)
@@ -127,11 +152,13 @@ def read_sheet(raw: Any, tables: TableSet, c: Checker) -> LarpSheet | None:
             "attributes": values,
             "reference": {k: v for k, v in reference.items() if v is not None},
             "skills": [{"key": k, "grade": g} for k, g in graded.items()],
-            "thresholds": {
-                "malherido_at_ps": fisico,
-                "dead_at_damage": fisico * DEATH_MULTIPLE,
-                "indefenso_blow": fisico * 2,
-            },
+            "thresholds": thresholds,
+            # What the larp sheet shows, each figure named in the seed's words.
+            "energy_name": MANA,
+            "figures": [
+                {"key": key, "name": FIGURES[key], "value": value}
+                for key, value in {"fisico": fisico, **thresholds}.items()
+            ],
             "conditions": [{"key": s.key} for s in tables["conditions"].values()],
             "notes": notes,
         },

@@ -265,3 +265,31 @@ def test_where_referees_enter_saves_the_api_asks_for_the_indefenso_save(organise
         0,
     )
     assert "data-indefenso-save hidden" in organiser.get("/console/1").get_data(as_text=True)
+
+
+@pytest.mark.parametrize("page", ["/characters/1", "/events/1/print"])
+def test_the_athkri_larp_sheet_shows_fisico_its_thresholds_and_mana(organiser, character, page):
+    """Issue 14, item 9: "Un individuo queda Malherido cuando sus Puntos de Salud son igual o
+    menos que su valor en Físico"; death at damage Físico x6; Indefenso at Físico x2."""
+    html = organiser.get(page, headers={"Accept-Language": "en"}).get_data(as_text=True)
+    text = re.sub(r"<[^>]+>", "", html)
+    assert "Físico (body) (Físico)4" in text
+    assert "Malherido (badly wounded) at PS ≤ (Malherido con PS ≤)4" in text
+    assert "Muerto (dead) at damage ≥ (Físico × 6) (Muerto con daño ≥ (Físico × 6))24" in text
+    assert "calls for a Físico save at 13" in text and "pide una salvación de Físico a 13)8" in text
+    assert "Mana (Maná)15" in text
+
+
+def test_the_athkri_demo_sheets_carry_the_new_figures(app):
+    from larp_app.services.demo import load_demo
+
+    with app.app_context():
+        event = db.session.get(Event, load_demo().athkri_event_id)
+        larp = event.characters[0].larp
+    assert [f["key"] for f in larp["figures"]] == [
+        "fisico",
+        "malherido_at_ps",
+        "dead_at_damage",
+        "indefenso_blow",
+    ]
+    assert larp["energy_name"]["es"] == "Maná"
