@@ -157,8 +157,17 @@ def advance(state: State, t: datetime, ctx: Context) -> State:
 
 
 def _spend_energy(state: State, entry: SpendEnergy, ctx: Context) -> State:
-    if entry.advancement is not None and ctx.sheet.advancement(entry.advancement) is None:
-        raise RuleError("unknown_advancement", advancement=entry.advancement)
+    if entry.advancement is not None:
+        advancement = ctx.sheet.advancement(entry.advancement)
+        if advancement is None:
+            raise RuleError("unknown_advancement", advancement=entry.advancement)
+        if entry.amount != advancement.energy_cost:
+            raise RuleError(
+                "wrong_cost",
+                advancement=entry.advancement,
+                cost=advancement.energy_cost,
+                got=entry.amount,
+            )
     if state.energy < entry.amount:
         raise RuleError("not_enough_energy", needs=entry.amount, has=state.energy)
     energy = state.energy - entry.amount

@@ -7,9 +7,15 @@ from typing import Any
 
 from .problems import Checker
 
-# A status's figures that its rule system reads (a penalty to every roll, a harmful status,
-# one that holds harmful ones in suspension, armour it adds), kept with its texts.
-RULE_FIGURES = ("all_rolls", "harmful", "suspends_harmful", "blindaje")
+# A status's figures that its rule system or the app reads (a penalty to every roll, a harmful
+# status, one that holds harmful ones in suspension, armour it adds...), kept with its texts.
+RULE_FIGURES = (
+    "all_rolls",
+    "harmful",
+    "suspends_harmful",
+    "blindaje",
+    "deadly_at_end_of_session",  # ending a session with it and no healer is death
+)
 
 
 @dataclass(frozen=True, slots=True)
