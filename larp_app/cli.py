@@ -25,7 +25,7 @@ from .services.users import ROLES, create_user
 
 sheets_cli = AppGroup("sheets", help="Check, convert and import character sheets.")
 log_cli = AppGroup("log", help="Work with exported referee logs.")
-event_cli = AppGroup("event", help="Create events.")
+event_cli = AppGroup("event", help="Create events and read their settings.")
 users_cli = AppGroup("users", help="Create organiser and referee accounts.")
 badges_cli = AppGroup("badges", help="Print badges.")
 
@@ -111,6 +111,12 @@ def replay_command(sheet_file: str, log_file: str, at_text: str, settings_file: 
         ruleset = rules.sheet_ruleset(raw_sheet)
     except rules.InvalidInput as exc:
         _fail(exc.problems)
+    if raw_settings is None or (
+        isinstance(raw_settings, dict) and "turn_seconds" not in raw_settings
+    ):
+        # As a new event gets: the rule system's own turn (10 s for Sistema Athkri).
+        turn = rules.get_ruleset(ruleset).turn_seconds
+        raw_settings = {"turn_seconds": turn, **(raw_settings or {})}
     try:
         settings = rules.read_settings(raw_settings, ruleset)
     except rules.InvalidInput as exc:
@@ -163,6 +169,17 @@ def event_create_command(name: str, ruleset: str, settings_file: str | None) -> 
         _fail(exc.problems)
     db.session.commit()
     click.echo(f"event {event.id}: {event.name} ({event.ruleset})")
+
+
+@event_cli.command("settings")
+@click.argument("event_id", metavar="EVENT", type=int)
+def event_settings_command(event_id: int) -> None:
+    """Print EVENT's stored settings, its dice secret included: with them, ``log replay``
+    rolls the same dice as the app. Only whoever runs the server can read them."""
+    event = db.session.get(Event, event_id)
+    if event is None:
+        _fail([rules.Problem("EVENT", "not_found", {"got": event_id})])
+    _print(event.settings or {})
 
 
 @users_cli.command("create")

@@ -40,6 +40,13 @@ PROBLEMS = {
     "must_cover_once": _l("rows must cover every value {min}–{max} exactly once"),
     "too_many_skills": _l("{has} skills for {slots} Mente skill slots"),
     "above_equipment_class": _l("needs {needs} equipment, the character has {has}"),
+    "dies_before_zero": _l(
+        "is {got}: damage of {dead_at} (Físico × 6) kills while the character is still Estable"
+    ),
+    "no_energy_to_spend": _l("costs energy, and the character has no energy slots"),
+    "starts_badly_wounded": _l(
+        "is {got}: at or below Físico ({fisico}), the character starts Malherido"
+    ),
 }
 
 REFUSALS = {
@@ -53,6 +60,7 @@ REFUSALS = {
     "unknown_status": _l("{key} is not in the status catalogue"),
     "status_not_active": _l("{key} is not active"),
     "unknown_advancement": _l("{advancement} is not one of the character's advancements"),
+    "wrong_cost": _l("{advancement} costs {cost} energy, not {got}"),
     "not_in_ruleset": _l("this event's rule system has no {kind} entries"),
     "saves_rolled_by_app": _l("at this event the app rolls the saves"),
     "not_unconscious": _l("only an unconscious character makes saves"),

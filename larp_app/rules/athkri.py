@@ -24,7 +24,7 @@ from .tables import TableSet
 from .timeutil import format_instant
 
 if TYPE_CHECKING:
-    from .entries import CheckRoll, CoupDeGrace, DiceRoll, Heal, Hit, Save
+    from .entries import CheckRoll, CoupDeGrace, DiceRoll, Heal, Hit, Save, StatusOn
     from .fold import Context
 
 KEY = "athkri"
@@ -42,10 +42,44 @@ SHEET_KEYS = (
     "powers",
     "notes",
 )
+ONGOING = "dano_continuo"  # the condition whose damage comes every turn
+ONGOING_DAMAGE, NORMAL = 1, 12  # house defaults when a referee gives no damage or difficulty
 UNCONSCIOUS_SAVE = 12  # "Tirada de salvación de Físico a Dificultad 12", every turn
 INDEFENSO_SAVE = 13  # a blow of Físico × 2 or more on a helpless character
 DEATH_MULTIPLE = 6
 MAX_ROLLS_SHOWN = 10
+# The larp sheet's own figures, in the seed's words (Spanish) with their translations.
+MANA = {"es": "Maná", "en": "Mana", "it": "Mana"}
+FIGURES = {
+    "fisico": {"es": "Físico", "en": "Físico (body)", "it": "Físico (corpo)"},
+    "malherido_at_ps": {
+        "es": "Malherido con PS ≤",
+        "en": "Malherido (badly wounded) at PS ≤",
+        "it": "Malherido (gravemente ferito) con PS ≤",
+    },
+    "dead_at_damage": {
+        "es": "Muerto con daño ≥ (Físico × 6)",
+        "en": "Muerto (dead) at damage ≥ (Físico × 6)",
+        "it": "Muerto (morto) con danno ≥ (Físico × 6)",
+    },
+    "indefenso_blow": {
+        "es": "Indefenso: un daño ≥ (Físico × 2) pide una salvación de Físico a 13",
+        "en": "Indefenso (helpless): damage ≥ (Físico × 2) calls for a Físico save at 13",
+        "it": "Indefenso (inerme): un danno ≥ (Físico × 2) chiede un tiro salvezza di Físico a 13",
+    },
+}
+
+
+@dataclass(frozen=True)
+class Ongoing:
+    """Daño continuo: ``damage`` at the start of each turn from ``since`` while the condition
+    lasts; a Físico save at ``difficulty`` ends it."""
+
+    since: datetime  # when the condition was applied (its ActiveStatus's since)
+    cause: str  # the entry that applied it: with the seed it fixes the dice
+    damage: int
+    difficulty: int
+    ticks: int = 0  # turns dealt so far
 
 
 @dataclass(frozen=True)
@@ -57,7 +91,9 @@ class Track:
     saves: int = 0  # saves rolled since unconscious_since
     failures: int = 0  # failed saves in this spell of unconsciousness
     stabilised_alone: bool = False  # after once, no save stabilises without help
-    awake_at: datetime | None = None  # stabilised alone: conscious again then
+    awake_at: datetime | None = None  # stabilised alone: asleep (unconscious) until then
+    indefenso_due: int = 0  # Indefenso saves at 13 a referee still has to enter
+    ongoing: Ongoing | None = None  # Daño continuo: what it deals each turn, until its save
     rolls: tuple[tuple[str, str, dice.Roll], ...] = ()  # (at, what, roll), latest last
 
 
@@ -92,6 +128,16 @@ def read_sheet(raw: Any, tables: TableSet, c: Checker) -> LarpSheet | None:
     if c.errors:
         return None
     fisico = values["fisico"]
+    thresholds = {
+        "malherido_at_ps": fisico,
+        "dead_at_damage": fisico * DEATH_MULTIPLE,
+        "indefenso_blow": fisico * 2,
+    }
+    # The seed's thresholds come from Físico; points that disagree make odd characters.
+    if ps_max >= fisico * DEATH_MULTIPLE:
+        c.warn("ps_max", "dies_before_zero", got=ps_max, dead_at=fisico * DEATH_MULTIPLE)
+    elif ps_max <= fisico:
+        c.warn("ps_max", "starts_badly_wounded", got=ps_max, fisico=fisico)
     return LarpSheet(
         ruleset=KEY,
         player=player,
@@ -106,11 +152,13 @@ def read_sheet(raw: Any, tables: TableSet, c: Checker) -> LarpSheet | None:
             "attributes": values,
             "reference": {k: v for k, v in reference.items() if v is not None},
             "skills": [{"key": k, "grade": g} for k, g in graded.items()],
-            "thresholds": {
-                "malherido_at_ps": fisico,
-                "dead_at_damage": fisico * DEATH_MULTIPLE,
-                "indefenso_blow": fisico * 2,
-            },
+            "thresholds": thresholds,
+            # What the larp sheet shows, each figure named in the seed's words.
+            "energy_name": MANA,
+            "figures": [
+                {"key": key, "name": FIGURES[key], "value": value}
+                for key, value in {"fisico": fisico, **thresholds}.items()
+            ],
             "conditions": [{"key": s.key} for s in tables["conditions"].values()],
             "notes": notes,
         },
@@ -149,6 +197,18 @@ def _with_roll(track: Track, at: datetime, what: str, roll: dice.Roll) -> Track:
     return replace(track, rolls=rolls)
 
 
+def unconscious(state: State) -> bool:
+    """At 0 PS or less, with saves running, or asleep after stabilising alone."""
+    track = _track(state)
+    return state.hp <= 0 or track.unconscious_since is not None or track.awake_at is not None
+
+
+def helpless(state: State) -> bool:
+    """Indefenso: the condition, or unconscious ("Un personaje Inconsciente también está
+    Indefenso")."""
+    return unconscious(state) or any(s.key == "indefenso" for s in state.statuses)
+
+
 def _dead_if_past(state: State, at: datetime, ctx: Context) -> State:
     if _damage(state, ctx) >= _fisico(ctx) * DEATH_MULTIPLE:
         return state.evolve(died_at=at, death_at=None, next_energy_at=None)
@@ -156,81 +216,197 @@ def _dead_if_past(state: State, at: datetime, ctx: Context) -> State:
 
 
 def hit(state: State, entry: Hit, ctx: Context) -> State:
-    """Blows on an unconscious (Indefenso) character still deal damage; a big one may kill."""
-    fisico, track = _fisico(ctx), _track(state)
-    hp, ap, destroyed = state.hp, state.ap, state.armour_destroyed
+    """Blows on a helpless (Indefenso) character still deal damage; a big one may kill."""
+    extra = _status_sum(state, ctx, "blindaje")  # Petrificado: "+20 a Blindaje" a blow
     for blow in range(entry.blows):
         ap, destroyed, rest = take_blow(
-            ap, destroyed, entry.damage, entry.pierce, ctx.settings.armour_breaks
+            state.ap, state.armour_destroyed, entry.damage, entry.pierce, ctx.settings.armour_breaks
         )
-        if rest < 1:
-            continue
-        helpless = track.unconscious_since is not None or hp <= 0 or track.awake_at is not None
-        hp -= rest
-        if helpless and rest >= 2 * fisico and ctx.settings.saves == "app":
-            rng = dice.rng_for(ctx.settings.seed, entry.id, "indefenso", blow)
-            roll = dice.one_of_three_d10(rng, bonus=fisico, target=INDEFENSO_SAVE)
-            track = _with_roll(track, entry.at, "indefenso", roll)
-            if not roll.success:
-                return state.evolve(hp=hp, ap=ap, armour_destroyed=destroyed, track=track).dead_at(
-                    entry.at
-                )
-        if track.unconscious_since is None and (hp <= 0 or track.awake_at is not None):
-            # Knocked out, or hurt again after stabilising alone: unconscious again.
-            track = replace(
-                track,
-                unconscious_since=entry.at,
-                cause=entry.id,
-                saves=0,
-                failures=0,
-                awake_at=None,
+        state = state.evolve(ap=ap, armour_destroyed=destroyed)
+        if rest - extra >= 1:
+            state = _suffer(state, rest - extra, entry.at, (entry.id, "indefenso", blow), ctx)
+        if state.died_at is not None:
+            break
+    return state
+
+
+def _suffer(state: State, damage: int, at: datetime, parts: tuple, ctx: Context) -> State:
+    """Lose ``damage`` PS: a helpless character hit for Físico × 2 or more must save at 13 (the
+    app rolls it from ``parts``, or a referee is asked); at 0 PS, or hurt while asleep after
+    stabilising alone, unconscious (again); dead at Físico × 6 damage."""
+    fisico, track = _fisico(ctx), _track(state)
+    was_helpless, hp = helpless(state), state.hp - damage
+    if was_helpless and damage >= 2 * fisico:
+        if ctx.settings.saves != "app":
+            track = replace(track, indefenso_due=track.indefenso_due + 1)
+        else:
+            roll = _save_roll(
+                state, dice.rng_for(ctx.settings.dice_seed, *parts), INDEFENSO_SAVE, ctx
             )
-    state = state.evolve(hp=hp, ap=ap, armour_destroyed=destroyed, track=track)
-    return _dead_if_past(state, entry.at, ctx)
+            track = _with_roll(track, at, "indefenso", roll)
+            if not roll.success:
+                return state.evolve(hp=hp, track=track).dead_at(at)
+    if track.unconscious_since is None and (hp <= 0 or track.awake_at is not None):
+        # Knocked out, or hurt again after stabilising alone: unconscious again.
+        track = replace(
+            track, unconscious_since=at, cause=parts[0], saves=0, failures=0, awake_at=None
+        )
+    return _dead_if_past(state.evolve(hp=hp, track=track), at, ctx)
+
+
+def _status_sum(state: State, ctx: Context, figure: str) -> int:
+    return sum(int(_texts(ctx, s.key).get(figure) or 0) for s in state.statuses)
+
+
+def status_on(state: State, entry: StatusOn, ctx: Context) -> State:
+    """A condition, as everywhere; Daño continuo also starts dealing its damage each turn."""
+    from .fold import HANDLERS  # the common handler; fold imports no rule system
+
+    state = HANDLERS["status_on"](state, entry, ctx)
+    if entry.key != ONGOING:
+        return state
+    ongoing = Ongoing(
+        since=entry.at,
+        cause=entry.id,
+        damage=entry.damage or ONGOING_DAMAGE,
+        difficulty=entry.difficulty or NORMAL,
+    )
+    return state.evolve(track=replace(_track(state), ongoing=ongoing))
+
+
+def _next_tick_at(state: State, ctx: Context) -> datetime | None:
+    """The start of the next turn of Daño continuo, while the condition that began it lasts."""
+    ongoing = _track(state).ongoing
+    if ongoing is None:
+        return None
+    active = next((s for s in state.statuses if s.key == ONGOING), None)
+    if active is None or active.since != ongoing.since:
+        return None
+    at = ongoing.since + (ongoing.ticks + 1) * ctx.settings.turn
+    return None if active.until is not None and at > active.until else at
+
+
+def _tick(state: State, at: datetime, ctx: Context) -> State:
+    track = _track(state)
+    ongoing = replace(track.ongoing, ticks=track.ongoing.ticks + 1)
+    state = state.evolve(track=replace(track, ongoing=ongoing))
+    if any(_texts(ctx, s.key).get("suspends_harmful") for s in state.statuses):
+        return state  # Petrificado: the harm is held in suspension
+    return _suffer(state, ongoing.damage, at, (ongoing.cause, "ongoing", ongoing.ticks), ctx)
 
 
 def heal(state: State, entry: Heal, ctx: Context) -> State:
-    """Healing an unconscious character first sets PS to 0; help ends the saves."""
+    """Healing an unconscious (or asleep) character first sets PS to 0; help ends the saves."""
     track = _track(state)
-    unconscious = state.hp <= 0 or track.unconscious_since is not None
-    hp = min(ctx.sheet.hp_max, (max(state.hp, 0) if unconscious else state.hp) + entry.amount)
+    hp = min(ctx.sheet.hp_max, (0 if unconscious(state) else state.hp) + entry.amount)
     if hp > 0:
-        track = Track(rolls=track.rolls)  # outside help: awake, and may stabilise alone again
+        # Outside help: awake, and may stabilise alone again; an Indefenso save still stands.
+        track = Track(rolls=track.rolls, indefenso_due=track.indefenso_due)
     return state.evolve(hp=hp, track=track)
 
 
 def coup_de_grace(state: State, entry: CoupDeGrace, ctx: Context) -> State:
-    if _track(state).unconscious_since is None and state.hp > 0:
+    """Only on a helpless character: unconscious (asleep included), or Indefenso."""
+    if not helpless(state):
         raise RuleError("not_dying")
     return state.dead_at(entry.at)
 
 
 def save(state: State, entry: Save, ctx: Context) -> State:
-    """A save a referee rolled, for events where referees enter them."""
+    """A save a referee rolled, for events where referees enter them: an Indefenso save due
+    comes first (it follows its blow at once), then the turn's save while unconscious."""
     track = _track(state)
     if ctx.settings.saves != "referee":
         raise RuleError("saves_rolled_by_app")
+    if track.indefenso_due:
+        track = replace(track, indefenso_due=track.indefenso_due - 1)
+        state = state.evolve(track=track)
+        return state if entry.success else state.dead_at(entry.at)
     if track.unconscious_since is None:
         raise RuleError("not_unconscious")
     return _apply_save(state, track, entry.success, entry.at, ctx, None)
 
 
+def revived(state: State, ctx: Context) -> State:
+    """Revive: alive, awake, no save pending, nothing rolled for the time it was dead."""
+    return state.evolve(hp=max(1, state.hp), track=Track(rolls=_track(state).rolls))
+
+
 def check_roll(state: State, entry: CheckRoll, ctx: Context) -> State:
-    """A condition's random check, rolled on demand and kept with its die."""
+    """A condition's random check, rolled on demand and kept with its die: a d100, or a
+    1o3d10 + attribute (+ skill) against a difficulty whose success ends the condition."""
     status = ctx.catalogue.get(entry.key)
     check = status.texts.get("check") if status else None
     if check is None:
         raise RuleError("no_random_check", key=entry.key)
-    rng = dice.rng_for(ctx.settings.seed, entry.id, entry.key)
-    roll = dice.d(rng, 100)
-    return state.evolve(track=_with_roll(_track(state), entry.at, entry.key, roll))
+    rng = dice.rng_for(ctx.settings.dice_seed, entry.id, entry.key)
+    if check.get("die") != "1o3d10":
+        roll = dice.d(rng, 100)
+        return state.evolve(track=_with_roll(_track(state), entry.at, entry.key, roll))
+    details = ctx.sheet.details
+    skills = {s["key"]: s["grade"] for s in details.get("skills", [])}
+    bonus = details["attributes"][check["attribute"]] + skills.get(check.get("skill"), 0)
+    track = _track(state)
+    target = entry.target
+    if target is None and entry.key == ONGOING and track.ongoing is not None:
+        target = track.ongoing.difficulty
+    roll = dice.one_of_three_d10(
+        rng,
+        _level_of_dice(state, ctx),
+        bonus,
+        target or NORMAL,
+        roll_modifiers(state, ctx),
+    )
+    state = state.evolve(track=_with_roll(track, entry.at, entry.key, roll))
+    if roll.success and check.get("ends_on_success"):
+        state = state.evolve(statuses=tuple(s for s in state.statuses if s.key != entry.key))
+    return state
+
+
+def roll_modifiers(state: State, ctx: Context) -> tuple[tuple[str, int], ...]:
+    """What the active conditions add to every roll (the seed's "-2 a todas sus Tiradas":
+    Enfermo, Asustado, Dominado), each by its key; Petrificado holds harmful ones in
+    suspension ("cualquier Condición nociva se mantiene en suspensión")."""
+    keys = sorted({s.key for s in state.statuses})
+    suspended = any(_texts(ctx, k).get("suspends_harmful") for k in keys)
+    modifiers = []
+    for key in keys:
+        texts = _texts(ctx, key)
+        value = texts.get("all_rolls")
+        if value and not (suspended and texts.get("harmful")):
+            modifiers.append((key, int(value)))
+    return tuple(modifiers)
+
+
+def _texts(ctx: Context, key: str) -> Mapping[str, Any]:
+    status = ctx.catalogue.get(key)
+    return status.texts if status else {}
+
+
+def _level_of_dice(state: State, ctx: Context, asked: int = 0) -> int:
+    """Malherido lowers the dado objetivo one level (§4.1)."""
+    return asked - 1 if level(state, ctx) == "malherido" else asked
+
+
+def _save_roll(state: State, rng, target: int, ctx: Context) -> dice.Roll:
+    """A Físico save: 1o3d10 + Físico + the conditions' modifiers against ``target``."""
+    return dice.one_of_three_d10(
+        rng,
+        _level_of_dice(state, ctx),
+        _fisico(ctx),
+        target,
+        roll_modifiers(state, ctx),
+    )
 
 
 def roll_dice(state: State, entry: DiceRoll, ctx: Context) -> State:
     """A 1o3d10 on demand, kept with its dice; Malherido lowers it one level (§4.1)."""
-    lowered = entry.level - 1 if level(state, ctx) == "malherido" else entry.level
     roll = dice.one_of_three_d10(
-        dice.rng_for(ctx.settings.seed, entry.id), lowered, entry.bonus, entry.target
+        dice.rng_for(ctx.settings.dice_seed, entry.id),
+        _level_of_dice(state, ctx, entry.level),
+        entry.bonus,
+        entry.target,
+        roll_modifiers(state, ctx),
     )
     return state.evolve(track=_with_roll(_track(state), entry.at, "dice", roll))
 
@@ -241,7 +417,7 @@ def _apply_save(state, track, success, at, ctx, roll) -> State:
     if roll is not None:
         track = _with_roll(track, at, "save", roll)
     if success and not track.stabilised_alone:
-        minutes = dice.d(dice.rng_for(ctx.settings.seed, track.cause, "awake"), 6).kept
+        minutes = dice.d(dice.rng_for(ctx.settings.dice_seed, track.cause, "awake"), 6).kept
         track = replace(
             track,
             unconscious_since=None,
@@ -264,21 +440,29 @@ def next_save_at(state: State, ctx: Context) -> datetime | None:
 
 
 def advance_wounds(state: State, t: datetime, ctx: Context) -> State:
-    """Each turn while unconscious the app rolls the Físico save; waking up after stabilising."""
-    track = _track(state)
-    if track.awake_at is not None and track.awake_at <= t:
-        state = state.evolve(track=replace(track, awake_at=None))
-    if ctx.settings.saves != "app":
-        return state
-    fisico = _fisico(ctx)
+    """Let the wound track run up to ``t``, one event at a time in the order of their
+    instants: waking up after stabilising alone, Daño continuo at the start of each turn, the
+    app's save each turn while unconscious.
+
+    Taking the events in order makes the state at ``t`` the same however many times the fold
+    stopped on the way (a note in between changes nothing).
+    """
     while state.died_at is None:
-        at = next_save_at(state, ctx)
-        if at is None or at > t:
-            break
         track = _track(state)
-        rng = dice.rng_for(ctx.settings.seed, track.cause, "save", track.saves + 1)
-        roll = dice.one_of_three_d10(rng, bonus=fisico, target=UNCONSCIOUS_SAVE)
-        state = _apply_save(state, track, roll.success, at, ctx, roll)
+        save_at = next_save_at(state, ctx) if ctx.settings.saves == "app" else None
+        events = [(track.awake_at, 0), (_next_tick_at(state, ctx), 1), (save_at, 2)]
+        due = [(at, order) for at, order in events if at is not None and at <= t]
+        if not due:
+            return state
+        at, what = min(due)
+        if what == 0:
+            state = state.evolve(track=replace(track, awake_at=None))
+        elif what == 1:
+            state = _tick(state, at, ctx)
+        else:
+            rng = dice.rng_for(ctx.settings.dice_seed, track.cause, "save", track.saves + 1)
+            roll = _save_roll(state, rng, UNCONSCIOUS_SAVE, ctx)
+            state = _apply_save(state, track, roll.success, at, ctx, roll)
     return state
 
 
@@ -329,6 +513,9 @@ def describe(state: State, ctx: Context) -> dict[str, Any]:
         "next_failure_damage": (track.failures + 1) * fisico,
         "turns_until_death_worst_case": turns_until_death(state, ctx),
         "awake_at": format_instant(track.awake_at),
+        "indefenso_save_due": track.indefenso_due,
+        "ongoing_damage": None if _next_tick_at(state, ctx) is None else track.ongoing.damage,
+        "roll_modifiers": [{"key": k, "value": v} for k, v in roll_modifiers(state, ctx)],
         "rolls": [{"at": at, "what": what, **roll.to_dict()} for at, what, roll in track.rolls],
     }
 
@@ -341,6 +528,7 @@ RULESET = Ruleset(
     tabletop_values=tabletop_values,
     wound_handlers={
         "hit": hit,
+        "status_on": status_on,
         "heal": heal,
         "coup_de_grace": coup_de_grace,
         "save": save,
@@ -349,6 +537,7 @@ RULESET = Ruleset(
     },
     wound=wound,
     advance_wounds=advance_wounds,
+    revived=revived,
     catalogue="conditions",
     # A save every turn while unconscious: every second would be unplayable at a larp.
     turn_seconds=10,

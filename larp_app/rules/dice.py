@@ -29,10 +29,11 @@ class Roll:
     bonus: int = 0
     target: int | None = None
     keep: str | None = None  # which of three dice was kept (KEEP); None for a single die
+    modifiers: tuple[tuple[str, int], ...] = ()  # (what, value): conditions' penalties...
 
     @property
     def total(self) -> int:
-        return self.kept + self.bonus
+        return self.kept + self.bonus + sum(value for _, value in self.modifiers)
 
     @property
     def success(self) -> bool | None:
@@ -44,6 +45,7 @@ class Roll:
             "kept": self.kept,
             "keep": self.keep,
             "bonus": self.bonus,
+            "modifiers": [{"key": key, "value": value} for key, value in self.modifiers],
             "total": self.total,
             "target": self.target,
             "success": self.success,
@@ -51,13 +53,19 @@ class Roll:
 
 
 def one_of_three_d10(
-    rng: random.Random, level: int = 0, bonus: int = 0, target: int | None = None
+    rng: random.Random,
+    level: int = 0,
+    bonus: int = 0,
+    target: int | None = None,
+    modifiers: tuple[tuple[str, int], ...] = (),
 ) -> Roll:
     """1o3d10 at ``level`` (+1 keeps the highest, 0 the middle, −1 the lowest; capped)."""
     level = max(-1, min(1, level))
     dice = tuple(rng.randint(1, 10) for _ in range(3))
     kept = sorted(dice)[level + 1]
-    return Roll(dice=dice, kept=kept, bonus=bonus, target=target, keep=KEEP[level])
+    return Roll(
+        dice=dice, kept=kept, bonus=bonus, target=target, keep=KEEP[level], modifiers=modifiers
+    )
 
 
 def d(rng: random.Random, sides: int) -> Roll:

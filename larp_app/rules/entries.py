@@ -66,6 +66,8 @@ class RestoreEnergy(Entry):
 class StatusOn(Entry):
     key: str
     seconds: int | None = None
+    damage: int | None = None  # what the status deals each turn, if it does (Daño continuo)
+    difficulty: int | None = None  # the save that ends it, if one does
     kind = "status_on"
 
 
@@ -112,6 +114,7 @@ class CheckRoll(Entry):
     """A condition's random check, rolled by the app on demand (confusion, paralysis...)."""
 
     key: str
+    target: int | None = None  # the difficulty, for a check rolled against one
     kind = "roll"
 
 
@@ -157,6 +160,8 @@ def _status_on(c: Checker, d: dict, p: str) -> dict:
     return {
         "key": c.text(d, "key", p + "key", max_len=40),
         "seconds": c.integer(d, "seconds", p + "seconds", lo=0, hi=7 * 24 * 3600, required=False),
+        "damage": c.integer(d, "damage", p + "damage", lo=1, hi=100, required=False),
+        "difficulty": c.integer(d, "difficulty", p + "difficulty", lo=1, hi=100, required=False),
     }
 
 
@@ -188,7 +193,10 @@ def _save(c: Checker, d: dict, p: str) -> dict:
 
 
 def _check_roll(c: Checker, d: dict, p: str) -> dict:
-    return {"key": c.text(d, "key", p + "key", max_len=40)}
+    return {
+        "key": c.text(d, "key", p + "key", max_len=40),
+        "target": c.integer(d, "target", p + "target", lo=1, hi=100, required=False),
+    }
 
 
 def _dice(c: Checker, d: dict, p: str) -> dict:

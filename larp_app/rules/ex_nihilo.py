@@ -288,6 +288,10 @@ def read_sheet(raw: Any, tables: TableSet, c: Checker) -> LarpSheet | None:
 
     armour_points = tables["armour"][armour["weight"]] if armour else 0
     energy_max = spirit["energy_slots"]
+    if not energy_max:
+        for i, (advancement, larp) in enumerate(advancements):
+            if larp and advancement.energy_cost > 0:
+                c.warn(f"advancements[{i}].energy_cost", "no_energy_to_spend")
     catalogue = tables["statuses"]
     return LarpSheet(
         ruleset=KEY,
@@ -313,6 +317,7 @@ def read_sheet(raw: Any, tables: TableSet, c: Checker) -> LarpSheet | None:
                 {"name": w["name"], "kind": w["kind"], "hands": w["hands"]} for w in weapons
             ],
             "statuses": [{"key": s.key, "turns": s.turns} for s in catalogue.values()],
+            "rules": list(SHEET_RULES),
             "notes": notes,
         },
         warnings=tuple(c.warnings),
@@ -350,16 +355,51 @@ def tabletop_values(raw: Mapping[str, Any], tables: TableSet) -> dict[str, Any]:
 
 # Wounds -------------------------------------------------------------------------------------
 
+# What every larp sheet recalls at 0 points and on a coup de grâce, in the rule's language
+# (the seed's "Vita e Morte"; the 3 seconds are RULES.md §2.2's) with its translations.
+SHEET_RULES = (
+    {
+        "key": "stagger",
+        "name": {
+            "it": "Gravemente ferito (0 punti)",
+            "en": "Gravely wounded (0 points)",
+            "es": "Gravemente herido (0 puntos)",
+        },
+        "text": {
+            "it": "A 0 punti vita il personaggio può solo barcollare o muoversi di 1 metro per "
+            "turno; qualsiasi colpo in più lo rende incosciente.",
+            "en": "At 0 hit points the character can only stagger or move 1 metre a turn; any "
+            "further blow knocks them unconscious.",
+            "es": "Con 0 puntos de vida el personaje solo puede tambalearse o moverse 1 metro por "
+            "turno; cualquier golpe más lo deja inconsciente.",
+        },
+    },
+    {
+        "key": "coup_de_grace",
+        "name": {"it": "Colpo di grazia", "en": "Coup de grâce", "es": "Golpe de gracia"},
+        "text": {
+            "it": "Un colpo mortale mimato per almeno 3 secondi uccide un personaggio incosciente.",
+            "en": "A killing blow mimed for at least 3 seconds kills an unconscious character.",
+            "es": "Un golpe mortal fingido durante al menos 3 segundos mata a un personaje "
+            "inconsciente.",
+        },
+    },
+)
+
 
 def hit(state: State, entry: Hit, ctx: Context) -> State:
     """Each blow in turn: armour first (unless pierce), then points; at 0 a blow means dying."""
     hp, ap, destroyed, death_at = state.hp, state.ap, state.armour_destroyed, state.death_at
+    worn = (ctx.sheet.details.get("armour") or {}).get("points", 0)
     for _ in range(entry.blows):
         if hp < 0:
             break  # dying: only a coup de grâce changes anything
-        ap, destroyed, rest = take_blow(
-            ap, destroyed, entry.damage, entry.pierce, ctx.settings.armour_breaks
-        )
+        before = ap
+        # The optional rule breaks the worn armour only: Corpo's Armatura +X stays.
+        breaks = ctx.settings.armour_breaks and worn > 0 and not destroyed
+        ap, destroyed, rest = take_blow(ap, destroyed, entry.damage, entry.pierce, breaks)
+        if breaks and destroyed:
+            ap = min(before, ctx.sheet.ap_max - worn)
         if rest >= 1:
             if hp > 0:
                 hp = max(0, hp - rest)

@@ -157,8 +157,17 @@ def advance(state: State, t: datetime, ctx: Context) -> State:
 
 
 def _spend_energy(state: State, entry: SpendEnergy, ctx: Context) -> State:
-    if entry.advancement is not None and ctx.sheet.advancement(entry.advancement) is None:
-        raise RuleError("unknown_advancement", advancement=entry.advancement)
+    if entry.advancement is not None:
+        advancement = ctx.sheet.advancement(entry.advancement)
+        if advancement is None:
+            raise RuleError("unknown_advancement", advancement=entry.advancement)
+        if entry.amount != advancement.energy_cost:
+            raise RuleError(
+                "wrong_cost",
+                advancement=entry.advancement,
+                cost=advancement.energy_cost,
+                got=entry.amount,
+            )
     if state.energy < entry.amount:
         raise RuleError("not_enough_energy", needs=entry.amount, has=state.energy)
     energy = state.energy - entry.amount
@@ -215,13 +224,14 @@ def _revive(state: State, entry: Revive, ctx: Context) -> State:
         raise RuleError("not_dead")
     hp = ctx.sheet.hp_max if entry.hp is None else min(ctx.sheet.hp_max, entry.hp)
     below = ctx.recovery is not None and state.energy < ctx.sheet.energy_max
-    return state.evolve(
+    state = state.evolve(
         hp=hp,
         died_at=None,
         death_at=None,
         statuses=(),
         next_energy_at=entry.at + ctx.recovery if below else None,
     )
+    return ctx.ruleset.revived(state, ctx)
 
 
 def _note(state: State, entry: Note, ctx: Context) -> State:

@@ -31,6 +31,8 @@ class Ruleset:
     # What time does to wounds (a countdown, saves each turn): state and instant -> state;
     # it may set died_at (never after the instant), and leaves energy and statuses alone.
     advance_wounds: Callable[..., State]
+    # What a revive does to the wound track, after the points and death are reset.
+    revived: Callable[..., State] = lambda state, ctx: state
     catalogue: str = "statuses"  # the table of statuses (conditions) referees apply
     turn_seconds: float = 1  # a new event's turn, unless its organiser sets another
     # Ruleset-specific figures added to the state's JSON (thresholds, next save...).

@@ -19,6 +19,7 @@ KNOWN_KEYS = (
     "optional_rules",
     "tables",
     "seed",
+    "secret",
     "saves",
     "roster_max_age_minutes",
     "entry_max_age_hours",
@@ -33,12 +34,20 @@ class Settings:
     turn_seconds: float = 1
     armour_breaks: bool = False  # a blow of at least twice the armour left destroys it
     seed: str = ""  # the event's dice seed: with the entry, it fixes every roll the app makes
+    # Kept on the server, never sent to a phone: with it no client can foresee (or steer, by
+    # choosing entry ids) the app's rolls, which stay reproducible given the settings.
+    secret: str = ""
     saves: str = "app"
     # A referee's phone warns when its offline roster is older than this.
     roster_max_age_minutes: int = 30
     # Entries dated further back are refused (kept for the organiser to accept); None: the
     # app's default (a phone offline for a weekend needs more than a day).
     entry_max_age_hours: int | None = None
+
+    @property
+    def dice_seed(self) -> str:
+        """What fixes the app's dice, with each roll's own parts: the seed and the secret."""
+        return f"{self.seed}\x1f{self.secret}" if self.secret else self.seed
 
     @property
     def turn(self) -> timedelta:
@@ -76,6 +85,7 @@ def read_settings(raw: Mapping[str, Any] | None, ruleset: str) -> Settings:
         rules, "armour_breaks", "optional_rules.armour_breaks", default=False
     )
     seed = checker.text(raw, "seed", "seed", required=False, max_len=100) or ""
+    secret = checker.text(raw, "secret", "secret", required=False, max_len=200) or ""
     saves = checker.choice(raw, "saves", "saves", SAVES, required=False, default="app")
     roster_max_age = checker.integer(
         raw,
@@ -98,6 +108,7 @@ def read_settings(raw: Mapping[str, Any] | None, ruleset: str) -> Settings:
         turn_seconds=turn_seconds,
         armour_breaks=bool(armour_breaks),
         seed=seed,
+        secret=secret,
         saves=saves,
         roster_max_age_minutes=roster_max_age,
         entry_max_age_hours=entry_max_age,

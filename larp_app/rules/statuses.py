@@ -7,6 +7,16 @@ from typing import Any
 
 from .problems import Checker
 
+# A status's figures that its rule system or the app reads (a penalty to every roll, a harmful
+# status, one that holds harmful ones in suspension, armour it adds...), kept with its texts.
+RULE_FIGURES = (
+    "all_rolls",
+    "harmful",
+    "suspends_harmful",
+    "blindaje",
+    "deadly_at_end_of_session",  # ending a session with it and no healer is death
+)
+
 
 @dataclass(frozen=True, slots=True)
 class StatusDef:
@@ -41,7 +51,7 @@ def parse_status_catalogue(raw: Any, checker: Checker, path: str) -> dict[str, S
         texts = {
             k: v
             for k, v in item.items()
-            if k in ("name", "description", "ends_also", "numbers", "check")
+            if k in ("name", "description", "ends_also", "numbers", "check", *RULE_FIGURES)
         }
         catalogue[key] = StatusDef(key, turns, bool(ends_on_hit), texts)
     return catalogue

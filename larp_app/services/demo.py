@@ -22,7 +22,8 @@ CAST_FILE = "ex-nihilo-cast.json"
 ATHKRI_EVENT_NAME = "Sistema Athkri — Demo"
 ATHKRI_RULESET = "athkri"
 ATHKRI_CAST_FILE = "athkri-cast.json"
-ATHKRI_SETTINGS = {"seed": "demo"}  # the app rolls the saves, from this seed
+# The app rolls the saves, from the event's own secret (made when the event is): no known seed.
+ATHKRI_SETTINGS: dict[str, Any] = {}
 # Fixed and published: the demo is for trying the app out, never for a real event.
 LOGINS = (("organiser", "organiser", "organiser-demo"), ("referee", "referee", "referee-demo"))
 

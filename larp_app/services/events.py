@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import secrets
 from functools import lru_cache
 from typing import Any
 
@@ -15,7 +16,9 @@ from .clock import now_utc
 def create_event(name: str, ruleset: str, settings: dict[str, Any] | None = None) -> Event:
     """Create an event; InvalidInput names each bad field (name, ruleset, settings.*).
 
-    Without a turn length the event takes its rule system's, stored with its settings.
+    Without a turn length the event takes its rule system's, stored with its settings. Every
+    new event gets a dice secret (kept on the server, never sent to a phone or a referee): the
+    app's rolls depend on it, so no client can foresee or steer them.
     """
     checker = rules.Checker()
     clean_name = checker.text({"name": name}, "name", "name")
@@ -24,7 +27,11 @@ def create_event(name: str, ruleset: str, settings: dict[str, Any] | None = None
         checker.error("ruleset", "unknown_ruleset", got=str(ruleset), allowed=rules.ruleset_keys())
     else:
         if isinstance(settings, dict):  # anything else: read_settings names the problem
-            settings = {"turn_seconds": rules.get_ruleset(ruleset).turn_seconds, **settings}
+            settings = {
+                "turn_seconds": rules.get_ruleset(ruleset).turn_seconds,
+                "secret": secrets.token_hex(16),
+                **settings,
+            }
         try:
             rules.read_settings(settings, ruleset)
         except rules.InvalidInput as exc:
@@ -52,8 +59,12 @@ def change_settings(event: Event, raw: dict[str, Any]) -> None:
     """Store new settings and re-convert every character with them, or change nothing.
 
     InvalidInput names each bad setting, or each character (``characters[id].field``)
-    whose sheet the new tables would no longer accept.
+    whose sheet the new tables would no longer accept. The event's dice secret stays unless
+    ``raw`` gives one (the settings form never shows it).
     """
+    secret = (event.settings or {}).get("secret")
+    if secret and "secret" not in raw:
+        raw = {**raw, "secret": secret}
     settings = rules.read_settings(raw, event.ruleset)
     problems, converted = [], []
     for character in event.characters:

@@ -14,13 +14,14 @@ from ..models import Character, Event, User
 from .characters import larp_sheet
 from .clock import now_utc
 from .entries import Recorded, log_of, record_entry
-from .events import event_settings
+from .events import event_settings, status_catalogue
 
 # The words of RULES.md §2.5, stored as data in the log (like a code), whatever the language
 # of the organiser's screen: the log is read back by programs and by people of both languages.
 KILL_REASON = "end of session"
 SPARED_NOTE = "spared by {healer} at end of session"
 VERDICTS = ("kill", "spare")
+DEADLY = "deadly_at_end_of_session"  # a catalogue status's flag
 MAX_HEALER = 120
 # The live window of record_entry: the instant the list was made must still be inside it.
 LIMITS = (timedelta(seconds=10), timedelta(hours=24))
@@ -47,14 +48,28 @@ class SessionRefused(Exception):
 
 
 def dying_characters(event: Event, at: datetime) -> list[Dying]:
-    """The event's characters dying at ``at``, the first to die first."""
+    """The event's characters dying at ``at``, the first to die first, then those with a
+    status whose catalogue says ending the session with it is death (EX Nihilo's knock-out:
+    "Un personaggio che finisce una sessione in status incosciente, senza nessun guaritore
+    [...] viene automaticamente considerato morto")."""
     settings = event_settings(event)
+    deadly = {k for k, s in status_catalogue(event).items() if s.texts.get(DEADLY)}
     dying = []
     for character in event.characters:
         snapshot = rules.state_at(larp_sheet(character), settings, log_of(character), at)
-        if snapshot.wound == "dying":
+        alive = snapshot.wound != "dead"
+        if snapshot.wound == "dying" or (
+            alive and deadly & {s.key for s in snapshot.state.statuses}
+        ):
             dying.append(Dying(character, snapshot))
-    return sorted(dying, key=lambda d: (d.snapshot.state.death_at, d.character.name))
+    return sorted(
+        dying,
+        key=lambda d: (
+            d.snapshot.state.death_at is None,
+            d.snapshot.state.death_at or at,
+            d.character.name,
+        ),
+    )
 
 
 def planned_entries(decision: Decision, at: datetime) -> list[dict[str, Any]]:

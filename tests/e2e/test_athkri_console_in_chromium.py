@@ -91,6 +91,30 @@ def test_where_referees_roll_saves_a_failed_one_costs_fisico(app, live_server, p
     expect(phone.locator("[data-failure-cost]")).to_have_text(str(2 * athkri["fisico"]))
 
 
+def test_where_referees_roll_saves_the_console_asks_for_the_indefenso_save(
+    app, live_server, phone, athkri
+):
+    """Issue 14: "Si un personaje sufre daño estando Indefenso, y el resultado es igual o más
+    que su valor de Físico x2, ha de superar una Tirada de salvación de Físico a Dificultad
+    13; si falla, muere sin remedio"."""
+    with app.app_context():
+        event = db.session.get(Character, athkri["id"]).event
+        change_settings(event, {**event.settings, "saves": "referee"})
+        db.session.commit()
+    open_console(phone, live_server, athkri["id"])
+    expect(phone.locator("[data-indefenso-save]")).to_be_hidden()
+    phone.get_by_role("button", name="Status", exact=True).click()
+    phone.locator("[data-status-picker] button", has_text="Helpless").click()
+    expect(phone.locator("[data-statuses] li")).to_have_count(1)
+    knock_out(phone, 2 * athkri["fisico"])
+    asked = phone.locator("[data-indefenso-save]")
+    expect(asked).to_be_visible()
+    assert "a failure kills" in asked.inner_text()
+    asked.get_by_role("button", name="Save failed").click()
+    expect(phone.locator("[data-level-word]")).to_have_text("Dead")
+    expect(asked).to_be_hidden()
+
+
 def test_roll_confusion_shows_the_d100_and_the_behaviour(live_server, phone, athkri):
     open_console(phone, live_server, athkri["id"])
     phone.get_by_role("button", name="Roll Confused").click()

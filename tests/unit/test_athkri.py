@@ -160,7 +160,7 @@ def test_a_condition_check_is_rolled_on_demand_with_its_die_kept():
     s = state([entry("roll", key="confundido")], 1)
     [roll] = s.extra["rolls"]
     assert roll["what"] == "confundido" and 1 <= roll["kept"] <= 100
-    refused = state([entry("roll", key="agarrado")], 1)
+    refused = state([entry("roll", key="invisible")], 1)
     assert [c.code for c in refused.conflicts] == ["no_random_check"]
 
 

@@ -44,7 +44,7 @@ def files(tmp_path):
     """A 10-PS Maurick (so several saves can fail before death), the log, and a seed."""
 
     def make(seed="naufragio", saves=None, sheet=None, log=None):
-        settings = {"seed": seed} | ({"saves": saves} if saves else {})
+        settings = {"seed": seed, "turn_seconds": 1} | ({"saves": saves} if saves else {})
         return (
             write(tmp_path, "sheet.json", sheet or example_sheet(ps_max=10)),
             write(tmp_path, "log.json", log or small_log(10)),
@@ -212,3 +212,26 @@ def test_a_save_in_the_log_of_an_event_where_the_app_rolls_is_a_conflict(runner,
     assert state["conflicts"] == [
         {"id": "a7000000-0000-4000-8000-000000000020", "code": "saves_rolled_by_app"}
     ]
+
+
+def test_replay_without_settings_takes_the_rule_systems_turn_of_ten_seconds(runner, tmp_path):
+    """Issue 14, item 10: as a new Athkri event gets, a save every 10 s, not every second."""
+    sheet = write(tmp_path, "sheet.json", example_sheet(ps_max=10))
+    log = write(tmp_path, "log.json", small_log(10))
+    at = "2027-05-01T10:00:05Z"
+    result = runner.invoke(args=["log", "replay", sheet, log, "--at", at])
+    assert result.exit_code == 0, result.output
+    state = json.loads(result.stdout)
+    assert (saves(state), state["next_save_at"]) == ([], "2027-05-01T10:00:10Z")
+
+
+def test_the_event_settings_command_gives_what_replay_needs_to_roll_the_apps_dice(runner, app):
+    """Issue 14, item 11: the secret stays on the server, and replay reproduces the dice."""
+    created = runner.invoke(args=["event", "create", "Naufragio", "--ruleset", "athkri"])
+    assert created.exit_code == 0, created.output
+    printed = runner.invoke(args=["event", "settings", "1"])
+    assert printed.exit_code == 0, printed.output
+    settings = json.loads(printed.stdout)
+    assert len(settings["secret"]) >= 32 and settings["turn_seconds"] == 10
+    missing = runner.invoke(args=["event", "settings", "99"])
+    assert missing.exit_code == 2 and "EVENT" in missing.stderr

@@ -3,6 +3,7 @@
 import json
 import re
 import uuid
+from datetime import timedelta
 
 import pytest
 
@@ -147,7 +148,8 @@ def test_the_openapi_document_lists_the_1o3d10_entry(client):
 def test_a_new_event_takes_its_rule_systems_turn_length(app, organiser, ruleset, seconds):
     made = post_form(organiser, "/events", {"name": "Nueva", "ruleset": ruleset}, page="/events")
     with app.app_context():
-        assert db.session.get(Event, 1).settings == {"turn_seconds": seconds}
+        settings = db.session.get(Event, 1).settings
+        assert settings == {"turn_seconds": seconds, "secret": settings["secret"]}
     page = organiser.get(f"{made.headers['Location']}/settings").get_data(as_text=True)
     assert f'name="turn_seconds" inputmode="decimal" value="{seconds}"' in page
 
@@ -168,4 +170,126 @@ def test_an_event_made_through_the_api_keeps_the_turn_length_it_was_given(app, t
         headers={"Authorization": f"Bearer {tokens['organiser']}"},
     )
     with app.app_context():
-        assert db.session.get(Event, answer.json["id"]).settings == {"turn_seconds": 3}
+        settings = db.session.get(Event, answer.json["id"]).settings
+        assert settings == {"turn_seconds": 3, "secret": settings["secret"]}
+
+
+# Dice no client can steer (issue 14, item 11) ---------------------------------------------
+
+
+def test_every_new_event_has_its_own_dice_secret_kept_when_settings_change(app, organiser):
+    from .test_organiser_pages import settings_form
+
+    for name in ("Uno", "Dos"):
+        post_form(organiser, "/events", {"name": name, "ruleset": "athkri"}, page="/events")
+    with app.app_context():
+        first, second = (db.session.get(Event, i).settings["secret"] for i in (1, 2))
+    assert len(first) >= 32 and first != second
+    form = {**settings_form(organiser, "/events/1"), "seed": "luna"}
+    post_form(organiser, "/events/1/settings", form, page="/events/1/settings")
+    with app.app_context():
+        assert db.session.get(Event, 1).settings["secret"] == first
+    assert first not in organiser.get("/events/1/settings").get_data(as_text=True)
+
+
+def test_no_answer_a_referee_gets_holds_the_dice_secret(app, client, character):
+    make_user(app, "rita", "referee")
+    with app.app_context():
+        secret = db.session.get(Event, 1).settings["secret"]
+    client.get("/logout")
+    log_in(client, "rita")
+    answers = [
+        log_entry(client, character, "hit", damage=20, pierce=True),
+        client.get("/api/v1/roster"),
+        client.get("/api/v1/events/1/roster"),
+        client.get(f"/api/v1/characters/{character}"),
+        client.get(f"/api/v1/characters/{character}/state"),
+        client.get(f"/api/v1/characters/{character}/entries"),
+        client.get(f"/console/{character}"),
+    ]
+    for answer in answers:
+        assert answer.status_code in (200, 201), answer.request.path
+        assert secret not in answer.get_data(as_text=True), answer.request.path
+
+
+def test_the_apps_dice_come_from_the_events_secret_and_replay_with_its_settings(app, organiser):
+    from larp_app import rules
+    from larp_app.services.entries import log_of
+
+    make_event(organiser, "athkri", SHEET)
+    answer = log_entry(organiser, 1, "hit", damage=20, pierce=True)
+    with app.app_context():
+        event = db.session.get(Event, 1)
+        settings = rules.read_settings(event.settings, "athkri")
+        character = event.characters[0]
+        sheet = rules.convert_sheet(character.tabletop, settings)
+        entries = log_of(character)
+    at = rules.parse_instant(answer.json["state"]["at"]) + timedelta(minutes=2)
+    replayed = rules.state_at(sheet, settings, entries, at).to_dict()
+    with app.app_context():
+        served = organiser.get(f"/api/v1/characters/1/state?at={format_instant(at)}").json
+    assert replayed["rolls"] == served["rolls"] and served["rolls"]
+
+
+def test_the_import_preview_warns_about_points_that_disagree_with_fisico(organiser):
+    """Issue 14, item 8: the warning names the field, in the organiser's preview."""
+    made = post_form(
+        organiser, "/events", {"name": "Naufragio", "ruleset": "athkri"}, page="/events"
+    )
+    event = made.headers["Location"]
+    answer = post_form(
+        organiser,
+        f"{event}/import/preview",
+        {"pasted": json.dumps([{**SHEET, "ps_max": 30}, {**SHEET, "ps_max": 3}])},
+        page=f"{event}/import",
+    )
+    page = answer.get_data(as_text=True)
+    assert answer.status_code == 200
+    assert "ps_max: is 30: damage of 24 (Físico × 6) kills while the character is still" in page
+    assert "ps_max: is 3: at or below Físico (4), the character starts Malherido" in page
+
+
+def test_where_referees_enter_saves_the_api_asks_for_the_indefenso_save(organiser, character):
+    """Issue 14, item 3: "ha de superar una Tirada de salvación de Físico a Dificultad 13"."""
+    from .test_organiser_pages import settings_form
+
+    form = {**settings_form(organiser, "/events/1"), "saves": "referee"}
+    post_form(organiser, "/events/1/settings", form, page="/events/1/settings")
+    log_entry(organiser, character, "status_on", key="indefenso")
+    state = log_entry(organiser, character, "hit", damage=8, pierce=True).json["state"]
+    assert state["indefenso_save_due"] == 1
+    failed = log_entry(organiser, character, "save", success=False)
+    assert failed.status_code == 201, failed.json
+    assert (failed.json["state"]["wound"], failed.json["state"]["indefenso_save_due"]) == (
+        "dead",
+        0,
+    )
+    assert "data-indefenso-save hidden" in organiser.get("/console/1").get_data(as_text=True)
+
+
+@pytest.mark.parametrize("page", ["/characters/1", "/events/1/print"])
+def test_the_athkri_larp_sheet_shows_fisico_its_thresholds_and_mana(organiser, character, page):
+    """Issue 14, item 9: "Un individuo queda Malherido cuando sus Puntos de Salud son igual o
+    menos que su valor en Físico"; death at damage Físico x6; Indefenso at Físico x2."""
+    html = organiser.get(page, headers={"Accept-Language": "en"}).get_data(as_text=True)
+    text = re.sub(r"<[^>]+>", "", html)
+    assert "Físico (body) (Físico)4" in text
+    assert "Malherido (badly wounded) at PS ≤ (Malherido con PS ≤)4" in text
+    assert "Muerto (dead) at damage ≥ (Físico × 6) (Muerto con daño ≥ (Físico × 6))24" in text
+    assert "calls for a Físico save at 13" in text and "pide una salvación de Físico a 13)8" in text
+    assert "Mana (Maná)15" in text
+
+
+def test_the_athkri_demo_sheets_carry_the_new_figures(app):
+    from larp_app.services.demo import load_demo
+
+    with app.app_context():
+        event = db.session.get(Event, load_demo().athkri_event_id)
+        larp = event.characters[0].larp
+    assert [f["key"] for f in larp["figures"]] == [
+        "fisico",
+        "malherido_at_ps",
+        "dead_at_damage",
+        "indefenso_blow",
+    ]
+    assert larp["energy_name"]["es"] == "Maná"

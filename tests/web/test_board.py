@@ -303,3 +303,21 @@ def test_a_refusal_half_way_through_stores_nothing(app, cast, monkeypatch):
             ("hit", ""),
             ("note", "still here"),
         ]
+
+
+def test_the_end_of_session_lists_the_knocked_out_with_the_dying(app, organiser, cast):
+    """Issue 14 (EX Nihilo): "Un personaggio che finisce una sessione in status incosciente,
+    senza nessun guaritore in grado o che voglia curarlo, viene automaticamente considerato
+    morto"."""
+    knock_down(app, "Scout Greta Colombo")
+    log(app, "Guardia Tobia Sala", "status_on", key="incosciente")
+    text = text_of(organiser.get("/events/1/end-session"))
+    listed = re.findall(r'<fieldset class="decision[^"]*" data-character="(\d+)"', text)
+    assert [int(i) for i in listed] == [cast["Scout Greta Colombo"], cast["Guardia Tobia Sala"]]
+    assert "unconscious: dies if the session ends without a healer" in text
+    answer = close_session(organiser, {cast["Guardia Tobia Sala"]: ("kill", "")})
+    assert answer.status_code == 422  # the dying one needs a decision too
+    decided = {cast["Scout Greta Colombo"]: ("spare", "Dott.ssa Lanz")}
+    answer = close_session(organiser, {**decided, cast["Guardia Tobia Sala"]: ("kill", "")})
+    assert answer.status_code in (200, 302), text_of(answer)
+    assert wound_of(app, "Guardia Tobia Sala") == "dead"

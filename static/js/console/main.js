@@ -219,7 +219,7 @@ async function rollCheck(check) {
   const item = await log("roll", { key: check.key });
   const roll = item?.state?.rolls?.findLast((r) => r.what === check.key);
   if (!roll) return;
-  const { failed, text } = checkOutcome(check, roll.kept, words);
+  const { failed, text } = checkOutcome(check, roll.kept, words, roll);
   const head = document.createElement("strong");
   head.dataset.checkDie = roll.kept;
   head.textContent = `${check.name} · ${check.die} ${roll.kept}`;

@@ -96,6 +96,9 @@ export function renderTrack(root, state, words, statusNames) {
   panel.querySelector("[data-turns]").hidden = worst === null || worst === undefined;
   set("[data-turns-left]", worst ?? "–");
 
+  // Only where referees enter saves does one wait for them (the app rolls its own at once).
+  panel.querySelector("[data-indefenso-save]").hidden = !(state.indefenso_save_due > 0);
+
   const awake = panel.querySelector("[data-awake]");
   awake.hidden = !state.awake_at || Boolean(state.died_at);
   awake.dataset.at = state.awake_at ?? "";
@@ -113,7 +116,7 @@ export function renderTrack(root, state, words, statusNames) {
         when.textContent = clockTime(roll.at);
         const what = document.createElement("strong");
         what.textContent = rollLabel(roll, words, statusNames);
-        item.append(when, " ", what, " ", rollText(roll, words));
+        item.append(when, " ", what, " ", rollText(roll, words, statusNames));
         return item;
       }),
   );
@@ -135,14 +138,19 @@ function rollLabel(roll, words, statusNames) {
   return statusNames[roll.what] ?? roll.what;
 }
 
-// "4 · 7 · 9 → middle 7 + 4 = 11 / 12 ✓ passed" for a 1o3d10; "d100 37" for a check.
-export function rollText(roll, words) {
+// "4 · 7 · 9 → middle 7 + 4 − 2 (Enfermo) = 9 / 12 ✖ failed" for a 1o3d10, with the
+// modifiers it used; "d100 37" for a check.
+export function rollText(roll, words, statusNames = {}) {
   if (roll.dice.length === 1 && roll.target === null) return `d100 ${roll.kept}`;
   const dice = roll.dice.join(" · ");
   const keep = roll.keep && (words[wordKey("keep", roll.keep)] ?? roll.keep);
   const kept = keep ? `${keep} ${roll.kept}` : `${roll.kept}`;
-  const sign = roll.bonus < 0 ? "−" : "+";
-  const sum = roll.bonus ? `${kept} ${sign} ${Math.abs(roll.bonus)} = ${roll.total}` : kept;
+  const signed = (value) => `${value < 0 ? "−" : "+"} ${Math.abs(value)}`;
+  const terms = [
+    roll.bonus ? ` ${signed(roll.bonus)}` : "",
+    ...(roll.modifiers ?? []).map((m) => ` ${signed(m.value)} (${statusNames[m.key] ?? m.key})`),
+  ].join("");
+  const sum = terms ? `${kept}${terms} = ${roll.total}` : kept;
   const target = roll.target === null ? "" : ` / ${roll.target}`;
   const outcome =
     roll.success === null ? "" : roll.success ? ` ✓ ${words.savePassed}` : ` ✖ ${words.saveFailed}`;
@@ -151,7 +159,11 @@ export function rollText(roll, words) {
 
 // What a condition's check means for the die rolled: the table row it falls in, or whether the
 // percentage failed and what that costs.
-export function checkOutcome(check, value, words) {
+export function checkOutcome(check, value, words, roll = null) {
+  if (check.die === "1o3d10" && roll) {
+    // A save against a difficulty (Daño continuo, Agarrado): success ends the condition.
+    return { failed: !roll.success, text: `${rollText(roll, words)}. ${check.text}` };
+  }
   if (check.table) {
     const row = check.table.find((r) => value >= r.from && value <= r.to);
     if (!row) return { failed: null, text: "" };
