@@ -16,6 +16,7 @@ from larp_app.services.users import create_user
 
 from .helpers import data_sheet, log_in, make_user, post_form
 from .test_api import auth, entry
+from .test_organiser_pages import settings_form
 
 pytestmark = pytest.mark.both_databases
 
@@ -194,15 +195,12 @@ def test_the_board_lists_a_refusal_once_in_the_organisers_language(
 def test_an_entry_past_the_events_window_waits_for_an_organiser_who_accepts_it(
     app, client, api, characters, event_id
 ):
-    saved = client.get(f"/api/v1/characters/{characters[0]}", headers=api["olga"])
-    assert saved.status_code == 200
-    with app.app_context():
-        from larp_app.models import Event
-        from larp_app.services.events import change_settings
-
-        event = db.session.get(Event, event_id)
-        change_settings(event, {**event.settings, "entry_max_age_hours": 48})
-        db.session.commit()
+    make_user(app, "oscar", "organiser")
+    browser = app.test_client()
+    log_in(browser, "oscar")
+    form = {**settings_form(browser, f"/events/{event_id}"), "entry_max_age_hours": "48"}
+    saved = post_form(browser, f"/events/{event_id}/settings", form)
+    assert saved.status_code == 302
     weekend = queued(characters[0], entry("hit", 30 * 3600))
     assert sync(client, api["rita"], weekend).json["results"][0]["status"] == "stored"
     too_old = entry("hit", 50 * 3600)
@@ -210,9 +208,6 @@ def test_an_entry_past_the_events_window_waits_for_an_organiser_who_accepts_it(
     assert (result["status"], result["code"]) == ("refused", "too_old")
     assert "48" in result["message"]
 
-    make_user(app, "oscar", "organiser")
-    browser = app.test_client()
-    log_in(browser, "oscar")
     page = browser.get(f"/events/{event_id}/board").get_data(as_text=True)
     with app.app_context():
         row = db.session.query(RefusedEntry).filter_by(client_id=too_old["id"]).one()
@@ -273,3 +268,13 @@ def test_while_the_database_cannot_be_reached_requests_get_503_and_one_log_line(
     lines = [r for r in caplog.records if r.levelno >= logging.WARNING]
     assert len(lines) == 2
     assert all(r.exc_info is None and "database unreachable" in r.getMessage() for r in lines)
+
+
+def test_the_settings_form_refuses_a_window_of_no_hours_naming_the_field(app, event_id, characters):
+    make_user(app, "oscar", "organiser")
+    browser = app.test_client()
+    log_in(browser, "oscar")
+    form = {**settings_form(browser, f"/events/{event_id}"), "entry_max_age_hours": "0"}
+    answer = post_form(browser, f"/events/{event_id}/settings", form)
+    assert answer.status_code == 422
+    assert "must be 1–720, got 0" in answer.get_data(as_text=True)

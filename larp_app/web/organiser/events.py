@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import flash, redirect, render_template, request, url_for
+from flask import current_app, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
 from ... import rules
@@ -102,6 +102,8 @@ def _settings_from_form(form, ruleset: str) -> dict[str, Any]:
         "saves": form.get("saves", "app"),
         "roster_max_age_minutes": number_or_text(form.get("roster_max_age_minutes", "30")),
     }
+    if form.get("entry_max_age_hours", "").strip():  # empty: the app's default
+        raw["entry_max_age_hours"] = number_or_text(form.get("entry_max_age_hours"))
     tables = _edited_tables(form, defaults)
     changed = {name: table for name, table in tables.items() if table != defaults[name]}
     if changed:
@@ -136,4 +138,5 @@ def settings(event_id: int):
         weights=ARMOUR_WEIGHTS,
         row_fields=ROW_FIELDS,
         equipment=("standard", "pesante", "speciale"),
+        default_entry_hours=current_app.config["ENTRY_MAX_AGE_HOURS"],
     ), (422 if errors else 200)
