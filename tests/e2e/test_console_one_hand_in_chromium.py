@@ -150,7 +150,7 @@ def test_hit_tapped_at_first_paint_fifty_times_always_ends_on_the_servers_state(
 
 def test_the_feedback_shows_the_numbers_of_the_state_that_includes_the_hit(server, browser, cast):
     base = server.url
-    character_id, (hp, ap) = next(iter(cast.items()))
+    character_id, (_hp, ap) = next(iter(cast.items()))
     context = hand(browser, 360, 740)
     page = context.new_page()
     log_in(page, base)
@@ -257,7 +257,7 @@ def test_after_a_hit_no_button_moves_and_no_layout_shifts(server, browser, cast)
 
 def test_two_quick_taps_on_hit_log_two_blows_and_never_touch_pierce(server, browser, cast):
     base = server.url
-    character_id, (hp, ap) = next(iter(cast.items()))
+    character_id, (_hp, ap) = next(iter(cast.items()))
     context = hand(browser, 360, 740)
     page = context.new_page()
     log_in(page, base)
