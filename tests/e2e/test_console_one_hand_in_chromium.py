@@ -7,6 +7,7 @@ import json
 import time
 import uuid
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -392,4 +393,84 @@ def test_with_the_server_stopped_the_status_bar_says_unreachable_within_5_second
     expect(net).to_contain_text("Server irraggiungibile", timeout=5000)
     assert time.monotonic() - stopped < 5
     assert page.evaluate("navigator.onLine")  # the browser still thinks it is online
+    context.close()
+
+
+# --- 5. Night mode, contrast and axe-core ------------------------------------------------------
+
+AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+
+# Every visible element's colours, and for each text its contrast with what is behind it
+# (the first ancestor with an opaque background). Disabled controls are left out, as WCAG
+# and axe-core leave them out.
+COLOURS = """() => {
+  const rgb = (text) => (text.match(/[\\d.]+/g) || []).map(Number);
+  const channel = (c) => {
+    c /= 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
+  const luminance = ([r, g, b]) => 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
+  const opaque = (text) => { const c = rgb(text); return c.length === 3 || c[3] === 1; };
+  const visible = (e) => { const r = e.getBoundingClientRect(); const s = getComputedStyle(e);
+    return r.width > 0 && r.height > 0 && s.visibility === "visible" && Number(s.opacity) > 0; };
+  const behind = (e) => { for (let x = e; x; x = x.parentElement) {
+    const bg = getComputedStyle(x).backgroundColor; if (opaque(bg)) return rgb(bg); }
+    return [255, 255, 255]; };
+  const colours = [], texts = [];
+  for (const e of document.querySelectorAll("body *")) {
+    if (!visible(e) || e.closest("[disabled], [hidden], template, dialog:not([open])")) continue;
+    const s = getComputedStyle(e);
+    for (const name of ["color", "backgroundColor", "borderTopColor"]) {
+      const c = rgb(s[name]);
+      if (c.length === 3 || c[3] > 0) {
+        if (name !== "borderTopColor" || parseFloat(s.borderTopWidth) > 0) {
+          colours.push([name, s[name], luminance(c), e.outerHTML.slice(0, 60)]);
+        }
+      }
+    }
+    const ownText = [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+    if (ownText) {
+      const [a, b] = [luminance(rgb(s.color)), luminance(behind(e))].sort((x, y) => y - x);
+      texts.push([(a + 0.05) / (b + 0.05), e.outerHTML.slice(0, 60)]);
+    }
+  }
+  return { colours, texts };
+}"""
+
+
+AXE_RUN = "async () => (await axe.run()).violations.map((v) => [v.id, v.nodes.map((n) => n.html)])"
+
+
+def theme_check(page):
+    return page.evaluate(COLOURS)
+
+
+def test_night_mode_is_dim_readable_remembered_and_axe_finds_nothing_in_either_theme(
+    app, server, browser, cast
+):
+    base = server.url
+    wounds = ["ok", "dying"]
+    chosen = dict(zip(wounds, cast.items(), strict=False))
+    for wound, (character_id, (hp, _ap)) in chosen.items():
+        put_in(app, character_id, wound, hp)
+    context = hand(browser, 360, 740, bypass_csp=True)
+    page = context.new_page()
+    log_in(page, base)
+    for night in (False, True):
+        for wound, (character_id, _) in chosen.items():
+            open_console(page, base, character_id)
+            if night:
+                expect(page.locator("html")).to_have_attribute("data-theme", "night")
+            seen = theme_check(page)
+            low = [(round(c, 2), where) for c, where in seen["texts"] if c < (4.5 if night else 7)]
+            assert low == [], (night, wound, low)
+            if night:
+                bright = [c for c in seen["colours"] if c[2] > 0.3]
+                assert bright == [], bright
+            page.add_script_tag(path=str(AXE))
+            found = page.evaluate(AXE_RUN)
+            assert found == [], (night, wound, found)
+        if not night:
+            page.locator("[data-theme-toggle]").tap()  # one tap, then every page is dim
+            expect(page.locator("[data-theme-toggle]")).to_have_attribute("aria-pressed", "true")
     context.close()

@@ -91,6 +91,7 @@ def hit(page):
 
 
 def note(page, text):
+    page.get_by_role("button", name="Altro", exact=True).click()
     page.get_by_role("button", name="Nota", exact=True).click()
     page.fill("[data-note-text]", text)
     page.get_by_role("button", name="Salva la nota").click()
@@ -236,7 +237,7 @@ def test_an_entry_that_became_impossible_offline_comes_back_refused_in_words_and
     hit(page)
     expect(page.locator("span[data-pending]")).to_contain_text("1")
     page.context.set_offline(False)
-    refused = page.locator("[data-refused-box]")
+    refused = page.locator('[data-feedback][data-kind="error"]')
     expect(refused).to_be_visible(timeout=15_000)
     expect(refused).to_contain_text("morto")
     with app.app_context():

@@ -364,4 +364,18 @@ refresh = poll(
 );
 await render();
 root.dataset.ready = "true"; // the buttons work from now on
+
+// The screen stays awake while a console is open (Wake Lock, where the browser has it; the
+// lock is let go whenever the page is hidden, so it is asked for again when it shows).
+async function stayAwake() {
+  try {
+    await navigator.wakeLock?.request("screen");
+  } catch {
+    // refused (battery saver) or not a secure context: the phone dims as usual
+  }
+}
+stayAwake();
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "visible") stayAwake();
+});
 setInterval(() => tick(root), 250);
