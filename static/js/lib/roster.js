@@ -59,6 +59,7 @@ export const character = (id) => get("characters", id);
 export const event = (id) => get("events", id);
 export const rosterAt = () => get("meta", "rosterAt");
 export const events = () => getAll("events");
+export const characters = () => getAll("characters");
 
 // Keep the last state the server gave for a character (from a poll or an answer), unless
 // the phone holds a newer one. Resolves with the state kept.
