@@ -265,3 +265,20 @@ def test_reviving_a_living_character_is_refused_in_words(organiser, cast):
     page = f"/characters/{cast['Vera Lanz']}"
     answer = post_form(organiser, f"{page}/revive", {"hp": "1"}, page=page, follow_redirects=True)
     assert "only a dead character can be revived" in answer.get_data(as_text=True)
+
+
+@pytest.mark.parametrize(
+    ("lang", "button", "done"),
+    [
+        ("it", "Importa 1 personaggio", "Importato 1 personaggio."),
+        ("es", "Importar 1 personaje", "Importado 1 personaje."),
+        ("en", "Import 1 character", "Imported 1 character."),
+    ],
+)
+def test_importing_one_character_is_said_in_the_singular(organiser, event_url, lang, button, done):
+    post_form(organiser, "/language", {"lang": lang, "next": "/events"})
+    text = write_csv([sheet(character="Vera Lanz")])
+    page = preview(organiser, event_url, text).get_data(as_text=True)
+    assert button in page
+    answer = confirm(organiser, event_url, page)
+    assert done in organiser.get(answer.headers["Location"]).get_data(as_text=True)

@@ -6,6 +6,7 @@ import { startNetbar } from "../lib/netbar.js";
 import { forget, outbox, queue, takeBack } from "../lib/outbox.js";
 import * as roster from "../lib/roster.js";
 import { newest } from "../lib/fresh.js";
+import { plural } from "../lib/plural.js";
 import { listen, put } from "../lib/store.js";
 import { preview } from "./preview.js";
 import { setUpDice } from "./dice.js";
@@ -80,7 +81,7 @@ async function render() {
   renderAllowed(root, state, words);
   // The note takes the place of the player's name on the header's first line: nothing moves.
   const note = root.querySelector("[data-pending-note]");
-  note.textContent = waiting.length ? `⏳ ${words.previewNote.replace("%(n)s", waiting.length)}` : "";
+  note.textContent = waiting.length ? `⏳ ${plural(words, "previewNote", waiting.length)}` : "";
   root.querySelector("[data-who]").hidden = waiting.length > 0;
   // Entries the server refused: one red message at a time, the oldest first, until read.
   const refused = items.find((item) => item.status === "refused");

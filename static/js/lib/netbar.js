@@ -2,6 +2,7 @@
 // button: the roster refreshed while online, the outbox sent at once, on the `online` event,
 // by Background Sync where the browser has it, and on a timer otherwise.
 import { outbox, syncOutbox } from "./outbox.js";
+import { plural } from "./plural.js";
 import { events, refreshRoster, rosterAt } from "./roster.js";
 import { get, listen } from "./store.js";
 
@@ -72,7 +73,7 @@ export function startNetbar(bar) {
     const old = !at || (limit !== null && minutesSince(at) > limit);
     const loggedOut = bar.querySelector("p[data-logged-out]");
     loggedOut.hidden = !(await get("meta", "loggedOut"));
-    loggedOut.querySelector("span").textContent = words.loggedOutText.replace("%(n)s", waiting);
+    loggedOut.querySelector("span").textContent = plural(words, "loggedOutText", waiting);
     const warning = bar.querySelector("[data-roster-old]");
     warning.hidden = !old;
     if (old) {
