@@ -474,3 +474,33 @@ def test_night_mode_is_dim_readable_remembered_and_axe_finds_nothing_in_either_t
             page.locator("[data-theme-toggle]").tap()  # one tap, then every page is dim
             expect(page.locator("[data-theme-toggle]")).to_have_attribute("aria-pressed", "true")
     context.close()
+
+
+def test_advancements_show_their_cost_and_the_ones_too_dear_are_disabled_with_the_reason(
+    app, server, browser
+):
+    base = server.url
+    with app.app_context():
+        load_demo()
+        db.session.commit()
+        character = db.session.get(Character, 25)  # 21 energy; advancements of 2 and 3
+        costs = {a["name"]: a["energy_cost"] for a in character.larp["advancements"]}
+        energy = character.larp["energy_max"]
+    log_on_server(app, 25, kind="spend_energy", amount=energy - 2)  # 2 left
+    context = hand(browser, 360, 740)
+    page = context.new_page()
+    log_in(page, base)
+    open_console(page, base, 25)
+    page.locator('.action-bar [data-open="more"]').tap()
+    page.locator('[data-dialog="more"] [data-open="spend"]').tap()
+    for name, cost in costs.items():
+        if cost <= 0:
+            continue
+        button = page.locator("[data-advancements] button", has_text=name)
+        expect(button).to_contain_text(f"{cost}")
+        if cost > 2:
+            expect(button).to_be_disabled()
+            expect(button).to_contain_text("energia insufficiente")
+        else:
+            expect(button).to_be_enabled()
+    context.close()

@@ -271,12 +271,20 @@ function pickerItem(label, onPick) {
   return item;
 }
 
+// Each advancement with its cost; the ones the character cannot pay now are disabled, with
+// the reason (render.js renderAllowed).
 root.querySelector("[data-advancements]").replaceChildren(
-  ...character.advancements.map((a) =>
-    pickerItem(`${a.name} · ${a.energy_cost} ${words.energyCost}`, () =>
+  ...character.advancements.map((a) => {
+    const item = pickerItem(`${a.name} · ${a.energy_cost} ${words.energyCost}`, () =>
       log("spend_energy", { amount: a.energy_cost, advancement: a.name }),
-    ),
-  ),
+    );
+    const button = item.querySelector("button");
+    button.dataset.cost = a.energy_cost;
+    const why = document.createElement("small");
+    why.dataset.why = "";
+    button.append(why);
+    return item;
+  }),
 );
 // A status that lasts says how long; one of 0 seconds is instant, and says so.
 const statusLabel = (s) =>

@@ -68,6 +68,11 @@ export function renderAllowed(root, state, words) {
   for (const button of root.querySelectorAll("[data-needs-energy]")) button.hidden = noEnergy;
   // Kept in its place, unseen: the numbers beside it do not move.
   root.querySelector("[data-energy-box]").style.visibility = noEnergy ? "hidden" : "visible";
+  for (const button of root.querySelectorAll("[data-advancements] button")) {
+    const short = Number(button.dataset.cost) > state.energy;
+    button.disabled = dead || short;
+    button.querySelector("[data-why]").textContent = short ? ` · ✖ ${words.notEnoughEnergy}` : "";
+  }
   const why = [];
   if (dead) why.push(words.whyDead);
   else {
