@@ -504,3 +504,16 @@ def test_advancements_show_their_cost_and_the_ones_too_dear_are_disabled_with_th
         else:
             expect(button).to_be_enabled()
     context.close()
+
+
+def test_the_referees_roster_rows_are_big_enough_for_a_thumb(server, browser, cast):
+    context = hand(browser, 360, 740)
+    page = context.new_page()
+    log_in(page, server.url)
+    page.goto(f"{server.url}/referee/events/1")
+    heights = page.evaluate(
+        "[...document.querySelectorAll('.cards .card a')]"
+        ".map((a) => a.getBoundingClientRect().height)"
+    )
+    assert heights and min(heights) >= 48
+    context.close()
