@@ -133,7 +133,7 @@ async function log(kind, fields = {}, said = words.stored) {
   } else if (item?.status !== "refused") {
     feedback.wait(words.queued); // a refusal is on screen already (render)
   }
-  refresh();
+  refresh?.();
   return item;
 }
 
