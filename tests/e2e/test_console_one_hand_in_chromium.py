@@ -319,7 +319,9 @@ def test_a_refusal_is_one_red_message_in_words_until_dismissed(app, server, brow
 # --- 4. Only possible actions --------------------------------------------------------------
 
 
-def test_a_character_without_energy_is_offered_no_energy_action(server, browser, cast):
+def test_the_more_sheet_offers_only_possible_actions_and_says_which_statuses_are_instant(
+    server, browser, cast
+):
     base = server.url
     character_id = next(iter(cast))
     context = hand(browser, 360, 740)
@@ -332,6 +334,10 @@ def test_a_character_without_energy_is_offered_no_energy_action(server, browser,
     expect(sheet.get_by_role("button", name="Recupera Energia")).to_have_count(0)
     expect(sheet.get_by_role("button", name="Spendi Energia")).to_have_count(0)
     expect(sheet.get_by_role("button", name="Colpo di grazia")).to_be_disabled()
+    sheet.get_by_role("button", name="Status", exact=True).tap()
+    picker = page.locator('[data-dialog="status"]')
+    expect(picker.get_by_role("button", name="Percepire alle spalle · istantaneo")).to_be_visible()
+    expect(picker.get_by_role("button", name="Paura · 3 s")).to_be_visible()
     context.close()
 
 
