@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from .. import rules
@@ -55,15 +56,22 @@ def larp_sheet(character: Character) -> rules.LarpSheet:
     return rules.LarpSheet.from_dict(character.larp)
 
 
+def folded(text: str) -> str:
+    """Text as a search compares it: no accents, no case ("Niccolò" → "niccolo")."""
+    return "".join(
+        c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)
+    ).casefold()
+
+
 def find_characters(event: Event, query: str = "", faction: str = "") -> list[Character]:
-    """The event's characters whose name or player contains ``query``, of one faction or all."""
+    """The event's characters whose name or player contains ``query`` (accents and case
+    aside: SQLite and PostgreSQL would disagree on both), of one faction or all."""
     select = db.select(Character).where(Character.event_id == event.id)
-    if query:
-        pattern = f"%{query}%"
-        select = select.where(Character.name.ilike(pattern) | Character.player.ilike(pattern))
     if faction:
         select = select.where(Character.faction == faction)
-    return list(db.session.scalars(select.order_by(Character.faction, Character.name)))
+    found = db.session.scalars(select.order_by(Character.faction, Character.name))
+    wanted = folded(query.strip())
+    return [c for c in found if wanted in folded(f"{c.name}\n{c.player or ''}")]
 
 
 def factions_of(event: Event) -> list[str]:

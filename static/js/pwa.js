@@ -2,6 +2,36 @@
 // and offers a new version when one is waiting: "Update" makes it take over and reloads.
 const bar = document.querySelector("[data-update]");
 
+// Night mode: one tap, remembered on the phone (and in a cookie, so that pages come dark
+// from the server without a flash of the day theme).
+const THEME_KEY = "larp_app-theme";
+function setTheme(night) {
+  document.documentElement.toggleAttribute("data-theme", night);
+  if (night) document.documentElement.dataset.theme = "night";
+  for (const toggle of document.querySelectorAll("[data-theme-toggle]")) {
+    toggle.setAttribute("aria-pressed", String(night));
+  }
+  try {
+    localStorage.setItem(THEME_KEY, night ? "night" : "day");
+  } catch {
+    // private mode: the cookie still remembers
+  }
+  const age = night ? 365 * 24 * 3600 : 0;
+  document.cookie = `theme=${night ? "night" : "day"}; path=/; max-age=${age}; SameSite=Lax`;
+}
+let stored = null;
+try {
+  stored = localStorage.getItem(THEME_KEY);
+} catch {
+  stored = null;
+}
+setTheme(stored ? stored === "night" : document.documentElement.dataset.theme === "night");
+for (const toggle of document.querySelectorAll("[data-theme-toggle]")) {
+  toggle.addEventListener("click", () =>
+    setTheme(document.documentElement.dataset.theme !== "night"),
+  );
+}
+
 function offer(worker) {
   if (!bar || !worker || !navigator.serviceWorker.controller) return; // a first install
   bar.hidden = false;

@@ -8,7 +8,8 @@
 // and the console opens from the service worker's copy.
 import { ApiError, getJSON } from "./lib/api.js";
 import { startNetbar } from "./lib/netbar.js";
-import { findBadge } from "./lib/roster.js";
+import { characters, findBadge } from "./lib/roster.js";
+import { folded } from "./lib/search.js";
 
 const root = document.querySelector("[data-scanner]");
 const view = root.querySelector(".scan-view");
@@ -21,6 +22,7 @@ const input = form.querySelector("input");
 const config = root.dataset; // URLs, and every sentence already translated by the server
 
 const SCAN_EVERY_MS = 80;
+const IDLE_MS = 60_000; // no badge read this long: the camera stops, to save the battery
 const SERVER_WAIT_MS = 3000; // at the edge of the Wi-Fi: the phone's roster answers instead
 // A refused badge still in front of the camera is not asked about again until it has been
 // out of sight this long: one refusal on screen (and in the organiser's log), not ten a second.
@@ -105,6 +107,7 @@ function badgeUrl(text) {
 }
 
 function open(characterId) {
+  stopCamera(); // read: the camera's work is done
   say(config.msgOpening);
   location.assign(config.console.replace("__ID__", characterId));
   return true; // busy stays set: the page is leaving
@@ -258,15 +261,34 @@ async function startCamera(decoder) {
     return;
   }
   say(config.msgScanning);
+  resume.hidden = true;
+  idleTimer = setTimeout(pause, IDLE_MS);
   scanLoop();
 }
 
+let idleTimer = null;
+const resume = root.querySelector("[data-resume]");
+
 function stopCamera() {
+  clearTimeout(idleTimer);
   for (const track of stream?.getTracks() ?? []) track.stop();
   stream = null;
   video.srcObject = null;
   torch.hidden = true;
 }
+
+// A minute without a badge: the camera goes off; one tap on the button brings it back.
+function pause() {
+  stopCamera();
+  view.hidden = true;
+  resume.hidden = false;
+  say(config.msgPaused);
+}
+
+resume.addEventListener("click", () => {
+  resume.hidden = true;
+  startCamera(decoder);
+});
 
 // The decoder loads while the camera starts (and while the phone asks for permission).
 const decoder = makeDetector();
@@ -286,3 +308,37 @@ window.addEventListener("pageshow", (event) => {
 });
 
 startNetbar(document.querySelector("[data-netbar]"));
+
+// --- Search by name over the phone's roster (works offline) ------------------------------
+
+const search = root.querySelector("#scan-search-input");
+const results = root.querySelector("[data-search-results]");
+const MAX_RESULTS = 20;
+
+search.addEventListener("input", async () => {
+  const wanted = folded(search.value.trim());
+  if (!wanted) {
+    results.replaceChildren();
+    return;
+  }
+  const found = (await characters())
+    .filter((c) => !config.event || String(c.event_id) === config.event)
+    .filter((c) => folded(`${c.name}\n${c.player ?? ""}`).includes(wanted))
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .slice(0, MAX_RESULTS);
+  results.replaceChildren(
+    ...found.map((c) => {
+      const item = document.createElement("li");
+      const link = document.createElement("a");
+      link.href = config.console.replace("__ID__", c.id);
+      const name = document.createElement("strong");
+      name.textContent = c.name;
+      const who = document.createElement("span");
+      who.className = "muted";
+      who.textContent = [c.player, c.faction].filter(Boolean).join(" · ");
+      link.append(name, " ", who);
+      item.append(link);
+      return item;
+    }),
+  );
+});

@@ -12,6 +12,26 @@ from larp_app.services.demo import load_demo
 from .camera import ARGS, CAMERA, CHROMIUM, write_y4m
 
 
+class Server:
+    """The app on 127.0.0.1, stopped and started again on the same port (the Wi-Fi lost)."""
+
+    def __init__(self, app):
+        self.app, self.port, self.server = app, 0, None
+        self.start()
+        self.url = f"http://127.0.0.1:{self.port}"
+
+    def start(self):
+        self.server = make_server("127.0.0.1", self.port, self.app, threaded=True)
+        self.port = self.server.server_port
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def stop(self):
+        self.server.shutdown()
+        self.server.server_close()
+        self.thread.join()
+
+
 @pytest.fixture
 def live_server(app):
     """Serve the test app on a free port of 127.0.0.1 for the length of a test."""

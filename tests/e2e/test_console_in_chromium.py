@@ -47,7 +47,7 @@ def test_one_tap_on_hit_takes_a_point_of_armour(live_server, phone, character):
     assert (number(phone, "ap"), number(phone, "hp")) == (character["ap"], character["hp"])
     phone.get_by_role("button", name="Colpo", exact=True).click()
     expect(phone.locator("[data-ap]")).to_have_text(str(character["ap"] - 1))
-    expect(phone.locator("[data-done]")).to_contain_text("Registrato")
+    expect(phone.locator("[data-feedback]")).to_contain_text("Registrato")
 
 
 def test_a_hit_on_one_phone_shows_on_another_referees_phone_within_5_seconds(
@@ -99,12 +99,13 @@ def test_several_blows_and_a_damage_call_in_one_entry_down_to_dying(live_server,
     assert left.startswith(("09:", "10:"))  # a 600-turn countdown, ticking
 
 
-def test_a_refusal_is_shown_in_words(live_server, phone, character):
+def test_a_coup_de_grace_is_offered_only_on_a_dying_character_and_says_why(
+    live_server, phone, character
+):
     open_console(phone, live_server, character["id"])
-    phone.get_by_role("button", name="Colpo di grazia").click()
-    phone.get_by_role("button", name="Sì, colpo di grazia").click()
-    phone.wait_for_selector("[data-refusal]:not([hidden])")
-    assert "Morente" in phone.inner_text("[data-refusal]")
+    phone.get_by_role("button", name="Altro", exact=True).click()
+    expect(phone.get_by_role("button", name="Colpo di grazia")).to_be_disabled()
+    expect(phone.locator("[data-why-not]")).to_contain_text("morente")
     assert phone.inner_text("[data-wound-word]") == "in piedi"
 
 
@@ -118,6 +119,7 @@ def test_undo_takes_back_the_referees_last_entry(live_server, phone, character):
 
 def test_a_status_from_the_catalogue_shows_with_its_time_left(live_server, phone, character):
     open_console(phone, live_server, character["id"])
+    phone.get_by_role("button", name="Altro", exact=True).click()
     phone.get_by_role("button", name="Status", exact=True).click()
     phone.get_by_role("button", name="Paura · 3 s").click()
     phone.wait_for_selector("[data-statuses] li")
@@ -135,6 +137,7 @@ def test_the_console_fits_a_360_px_phone(live_server, phone, character):
 
 def test_a_referee_ends_an_open_status_with_one_tap(live_server, phone, character):
     open_console(phone, live_server, character["id"])
+    phone.get_by_role("button", name="Altro", exact=True).click()
     phone.get_by_role("button", name="Status", exact=True).click()
     phone.get_by_role("button", name="Invisibile").click()
     expect(phone.locator("[data-statuses] li")).to_have_count(1)

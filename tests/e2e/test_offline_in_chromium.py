@@ -9,14 +9,12 @@ offline emulation does not reach the service worker's own requests (Background S
 otherwise send the outbox at once).
 """
 
-import threading
 import time
 import uuid
 from datetime import UTC, datetime, timedelta
 
 import pytest
 from playwright.sync_api import expect
-from werkzeug.serving import make_server
 
 from larp_app import rules
 from larp_app.extensions import db
@@ -26,31 +24,12 @@ from larp_app.services.entries import record_entry, state_of
 from larp_app.services.users import end_sessions
 
 from .camera import PHONE, badge_front, log_in_as_referee
+from .conftest import Server
 
 SCANNED = 5  # the demo character on the fake camera's badge
 TYPED = 6  # the one whose short code is typed
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-
-
-class Server:
-    """The app on 127.0.0.1, stopped and started again on the same port (the Wi-Fi lost)."""
-
-    def __init__(self, app):
-        self.app, self.port, self.server = app, 0, None
-        self.start()
-        self.url = f"http://127.0.0.1:{self.port}"
-
-    def start(self):
-        self.server = make_server("127.0.0.1", self.port, self.app, threaded=True)
-        self.port = self.server.server_port
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        self.thread.start()
-
-    def stop(self):
-        self.server.shutdown()
-        self.server.server_close()
-        self.thread.join()
 
 
 @pytest.fixture
@@ -112,6 +91,7 @@ def hit(page):
 
 
 def note(page, text):
+    page.get_by_role("button", name="Altro", exact=True).click()
     page.get_by_role("button", name="Nota", exact=True).click()
     page.fill("[data-note-text]", text)
     page.get_by_role("button", name="Salva la nota").click()
@@ -257,7 +237,7 @@ def test_an_entry_that_became_impossible_offline_comes_back_refused_in_words_and
     hit(page)
     expect(page.locator("span[data-pending]")).to_contain_text("1")
     page.context.set_offline(False)
-    refused = page.locator("[data-refused-box]")
+    refused = page.locator('[data-feedback][data-kind="error"]')
     expect(refused).to_be_visible(timeout=15_000)
     expect(refused).to_contain_text("morto")
     with app.app_context():

@@ -96,3 +96,62 @@ def test_a_forged_badge_on_camera_is_refused_in_words_and_scanning_goes_on(
     status = page.inner_text("[data-status]")
     assert "Point the camera" in status  # still scanning
     assert len(lookups) == 1  # asked once, not at every frame
+
+
+def test_a_search_by_name_over_the_phones_roster_ignores_accents_and_works_offline(
+    app, demo, live_server, launch
+):
+    page = launch(None, **PHONE)  # no camera
+    log_in_as_referee(page, live_server)
+    page.goto(f"{live_server}/scan?event=1")
+    roster = "async () => (await import('/static/js/lib/roster.js')).rosterAt()"
+    for _ in range(50):  # the roster reaches the phone
+        if page.evaluate(roster):
+            break
+        page.wait_for_timeout(100)
+    assert page.evaluate(roster)
+    page.context.set_offline(True)
+    page.fill("#scan-search-input", "nicolo mose")
+    row = page.locator("[data-search-results] a")
+    expect(row).to_have_count(1)
+    expect(row).to_contain_text("Fra' Nicolò Mosè Carrà")
+    assert row.bounding_box()["height"] >= 48
+    with app.app_context():
+        wanted = db.session.scalar(db.select(Character).filter_by(name="Fra' Nicolò Mosè Carrà"))
+    assert row.get_attribute("href").endswith(f"/console/{wanted.id}")
+
+
+def test_the_code_field_shows_a_whole_code_on_a_phone(app, demo, live_server, launch):
+    page = launch(None, viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True)
+    log_in_as_referee(page, live_server)
+    for width in (360, 320):
+        page.set_viewport_size({"width": width, "height": 740})
+        page.goto(f"{live_server}/scan?event=1")
+        page.fill("#scan-code-input", "WWW-MMM-WWW")  # the widest letters
+        overflow = page.evaluate(
+            "(() => { const i = document.querySelector('#scan-code-input');"
+            " return i.scrollWidth - i.clientWidth; })()"
+        )
+        assert overflow <= 0, (width, overflow)
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+
+def test_the_camera_stops_after_a_minute_without_a_badge_and_one_tap_brings_it_back(
+    app, demo, live_server, launch
+):
+    from PIL import Image
+
+    page = launch(Image.new("L", (640, 480), 128), **PHONE)  # a camera that sees no badge
+    log_in_as_referee(page, live_server)
+    page.clock.install()
+    page.goto(f"{live_server}/scan?event=1")
+    expect(page.locator("[data-status]")).to_contain_text("Point the camera")
+    live = "(() => document.querySelector('video').srcObject?.active === true)()"
+    assert page.evaluate(live)
+    page.clock.fast_forward(61_000)
+    expect(page.locator("[data-resume]")).to_be_visible()
+    expect(page.locator("[data-status]")).to_contain_text("battery")
+    assert not page.evaluate(live)
+    page.locator("[data-resume]").click()
+    expect(page.locator("[data-status]")).to_contain_text("Point the camera")
+    assert page.evaluate(live)

@@ -135,7 +135,7 @@ def test_the_csv_template_downloads_and_imports_as_is(organiser, event_url):
 @pytest.fixture
 def cast(app, organiser, event_url):
     sheets = [
-        sheet(character="Vera Lanz", faction="Corporazione"),
+        sheet(character="Vera Lanz", player="Niccolò Sestri", faction="Corporazione"),
         sheet(character="Ugo Bassi", player="Marco", faction="Esploratori"),
         sheet(character="<script>alert(1)</script>", faction="Esploratori"),
     ]
@@ -153,6 +153,12 @@ def test_the_roster_is_searchable_and_filtered_by_faction(organiser, event_url, 
     assert "Ugo Bassi" in page and "Vera Lanz" not in page
     page = organiser.get(event_url, query_string={"faction": "Corporazione"}).get_data(as_text=True)
     assert "Vera Lanz" in page and "Ugo Bassi" not in page
+
+
+def test_the_roster_search_ignores_accents_and_case(organiser, event_url, cast):
+    for query in ("niccolo", "NICCOLÒ", "Niccolò"):
+        page = organiser.get(event_url, query_string={"q": query}).get_data(as_text=True)
+        assert "Vera Lanz" in page and "Ugo Bassi" not in page, query
 
 
 def test_a_character_named_like_a_script_is_shown_as_text(organiser, event_url, cast):
@@ -259,3 +265,20 @@ def test_reviving_a_living_character_is_refused_in_words(organiser, cast):
     page = f"/characters/{cast['Vera Lanz']}"
     answer = post_form(organiser, f"{page}/revive", {"hp": "1"}, page=page, follow_redirects=True)
     assert "only a dead character can be revived" in answer.get_data(as_text=True)
+
+
+@pytest.mark.parametrize(
+    ("lang", "button", "done"),
+    [
+        ("it", "Importa 1 personaggio", "Importato 1 personaggio."),
+        ("es", "Importar 1 personaje", "Importado 1 personaje."),
+        ("en", "Import 1 character", "Imported 1 character."),
+    ],
+)
+def test_importing_one_character_is_said_in_the_singular(organiser, event_url, lang, button, done):
+    post_form(organiser, "/language", {"lang": lang, "next": "/events"})
+    text = write_csv([sheet(character="Vera Lanz")])
+    page = preview(organiser, event_url, text).get_data(as_text=True)
+    assert button in page
+    answer = confirm(organiser, event_url, page)
+    assert done in organiser.get(answer.headers["Location"]).get_data(as_text=True)

@@ -6,6 +6,7 @@ import json
 
 from flask import Response, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from ... import rules
 from ...extensions import db
@@ -93,5 +94,8 @@ def import_confirm(event_id: int):
         )
         return redirect(url_for("organiser.import_form", event_id=event.id))
     db.session.commit()
-    flash(_("Imported %(count)d characters.", count=len(characters)), "info")
+    flash(
+        ngettext("Imported %(num)d character.", "Imported %(num)d characters.", len(characters)),
+        "info",
+    )
     return redirect(url_for("organiser.event", event_id=event.id))

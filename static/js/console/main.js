@@ -5,34 +5,34 @@ import { getJSON, newId, nowISO, poll } from "../lib/api.js";
 import { startNetbar } from "../lib/netbar.js";
 import { forget, outbox, queue, takeBack } from "../lib/outbox.js";
 import * as roster from "../lib/roster.js";
+import { newest } from "../lib/fresh.js";
+import { plural } from "../lib/plural.js";
 import { listen, put } from "../lib/store.js";
 import { preview } from "./preview.js";
 import { setUpDice } from "./dice.js";
-import { checkOutcome, renderState, tick } from "./render.js";
+import { createFeedback } from "./feedback.js";
+import { checkOutcome, renderAllowed, renderState, tick } from "./render.js";
 
 const root = document.querySelector(".console");
 const page = JSON.parse(root.dataset.config);
 const words = { ...root.querySelector("[data-words]").dataset };
-const refusal = root.querySelector("[data-refusal]");
-const done = root.querySelector("[data-done]");
+const feedback = createFeedback(root.querySelector("[data-feedback]"));
 const id = Number(location.pathname.split("/").at(-1));
 const netbar = startNetbar(document.querySelector("[data-netbar]"));
-
-function say(element, text) {
-  for (const box of [refusal, done]) box.hidden = true;
-  element.textContent = text;
-  element.hidden = false;
-}
+let refresh = null; // polls the server's state: set once the console is ready
 
 // The character and its event: from the page when the server rendered it for this one;
 // offline the page is the last console kept, and the phone's roster has the character.
-// (The page's own copy may be a kept page's, older than the roster's: the roster first.)
+// (The page's own copy may be a kept page's, older than the roster's: the newer state wins.)
 async function load() {
   let character = await roster.character(id);
   if (!character && page.character?.id === id) {
     await put("events", page.event);
     await put("characters", { ...page.character, stateAt: Date.now() });
     return { character: page.character, event: page.event };
+  }
+  if (character && page.character?.id === id) {
+    character = { ...character, state: newest(character.state, page.character.state) };
   }
   if (!character && navigator.onLine) {
     await roster.refreshRoster(page.api);
@@ -43,7 +43,7 @@ async function load() {
 
 const loaded = await load();
 if (!loaded) {
-  say(refusal, `⚠ ${words.notOnPhone}`);
+  feedback.error(words.notOnPhone);
   throw new Error("character not on this phone's roster");
 }
 const { event } = loaded;
@@ -78,28 +78,40 @@ async function render() {
   const state = preview(character.state, waiting.map((item) => item.entry), seconds);
   renderState(root, state, words, statusNames);
   root.dataset.preview = String(waiting.length > 0);
+  renderAllowed(root, state, words);
+  // The note takes the place of the player's name on the header's first line: nothing moves.
   const note = root.querySelector("[data-pending-note]");
-  note.hidden = waiting.length === 0;
-  note.textContent = `⏳ ${words.previewNote.replace("%(n)s", waiting.length)}`;
-  const refused = items.filter((item) => item.status === "refused");
-  root.querySelector("[data-refused-box]").hidden = refused.length === 0;
-  root.querySelector("[data-refused]").replaceChildren(
-    ...refused.map((item) => {
-      const line = document.createElement("li");
-      const what = document.createElement("strong");
-      what.textContent = itemWords(item);
-      const ok = document.createElement("button");
-      ok.type = "button";
-      ok.dataset.dismiss = item.entry.id;
-      ok.textContent = words.dismiss;
-      line.append(what, ` — ${item.message} `, ok);
-      return line;
-    }),
-  );
+  note.textContent = waiting.length ? `⏳ ${plural(words, "previewNote", waiting.length)}` : "";
+  root.querySelector("[data-who]").hidden = waiting.length > 0;
+  // Entries the server refused: one red message at a time, the oldest first, until read.
+  const refused = items.find((item) => item.status === "refused");
+  if (refused && feedback.current?.key !== refused.entry.id) {
+    feedback.error(`${words.conflict}: ${refused.message}`, {
+      detail: itemWords(refused),
+      key: refused.entry.id,
+      onDismiss: () => forget(refused.entry.id).then(render),
+    });
+  }
+}
+
+// Take a state heard from anywhere, unless the one shown is newer. A state that did not come
+// from the poll makes the poll ask afresh (no ETag): it must not keep answering "unchanged"
+// about a state the screen no longer shows.
+function hear(state, fromPoll = false) {
+  const kept = newest(character.state, state);
+  if (kept !== character.state) {
+    character = { ...character, state: kept };
+    if (!fromPoll) refresh?.forget();
+  }
 }
 
 async function reload() {
-  character = (await roster.character(id)) ?? character;
+  const kept = await roster.character(id);
+  if (kept) {
+    const shown = character.state;
+    character = { ...kept, state: shown };
+    hear(kept.state);
+  }
   await render();
 }
 
@@ -107,58 +119,120 @@ listen(reload);
 
 // Every entry: a client-made id and when it happened; the phone's clock when sent is added
 // by the outbox. Resolves with the outbox item once the server answered, or still pending.
-async function log(kind, fields = {}) {
+async function log(kind, fields = {}, said = words.stored) {
   const entry = { id: newId(), kind, at: nowISO(), ...fields };
   await queue(id, entry, config.me, document.documentElement.lang);
   await render();
   await netbar.send();
   const item = (await outbox()).find((i) => i.entry.id === entry.id);
+  if (item?.status === "stored" && item.state) hear(item.state);
   await reload();
   if (item?.status === "stored") {
-    say(done, `✓ ${words.stored}`);
-    if (navigator.vibrate) navigator.vibrate(30);
-  } else if (item?.status === "refused") {
-    say(refusal, `⚠ ${words.conflict}: ${item.message}`);
-  } else {
-    say(done, `⏳ ${words.queued}`);
+    // The numbers of the state that includes this entry (or a newer one).
+    feedback.ok(said, { detail: numbers(newest(item.state, character.state)) });
+  } else if (item?.status !== "refused") {
+    feedback.wait(words.queued); // a refusal is on screen already (render)
   }
-  refresh();
+  refresh?.();
   return item;
 }
 
+const numbers = (state) =>
+  [
+    `${words.hpShort} ${state.hp}/${state.hp_max}`,
+    `${words.apShort} ${state.ap}/${state.ap_max}`,
+    ...(state.energy_max ? [`${words.energyShort} ${state.energy}/${state.energy_max}`] : []),
+  ].join(" · ");
+
+// What an entry was, in a few words: "Hit ×2 (3)", "Heal 3", "Status Fear".
+function entryWhat(entry) {
+  const kind = words[`kind_${entry.kind}`] ?? entry.kind;
+  if (entry.kind === "hit") {
+    const damage = (entry.damage ?? 1) > 1 ? ` (${entry.damage})` : "";
+    return `${kind} ×${entry.blows ?? 1}${damage}`;
+  }
+  if (entry.key) return `${kind} ${statusNames[entry.key] ?? entry.key}`;
+  if (entry.full) return `${kind} ${words.full}`;
+  return entry.amount ? `${kind} ${entry.amount}` : kind;
+}
+
+// "Hit ×1, 2 min ago by you"
+function entryWords(entry) {
+  const seconds = Math.max(0, Math.round((Date.now() - Date.parse(entry.at)) / 1000));
+  const ago =
+    seconds < 60
+      ? words.secondsAgo.replace("%(n)s", seconds)
+      : words.minutesAgo.replace("%(n)s", Math.floor(seconds / 60));
+  const by = entry.author === config.me ? words.byYou : words.by.replace("%(who)s", entry.author);
+  return `${entryWhat(entry)}, ${ago} ${by}`;
+}
+
 // Undo: an entry still on the phone is simply taken back; else the referee's last entry
-// on the server (or, offline, the last one this phone sent).
+// on the server (or, offline, the last one this phone sent). It names what it undoes, and
+// asks first when that is more than a minute old.
+const UNDO_ASKS_AFTER_MS = 60_000;
+let undoTarget = null;
+
 async function undoLast() {
   const mine = (await outbox()).filter((i) => i.character === id && i.entry.kind !== "undo");
   const waiting = mine.filter((i) => i.status === "pending").at(-1);
   if (waiting && (await takeBack(waiting.entry.id))) {
     await render();
-    say(done, `✓ ${words.takenBack}`);
+    feedback.ok(words.takenBack, { detail: entryWords({ ...waiting.entry, author: waiting.author }) });
     return;
   }
   let target = null;
   try {
-    const { entries } = await getJSON(config.entries);
+    const { entries } = await getJSON(config.entries, 5000);
     target = entries
       .filter((e) => e.kind !== "undo" && !e.undone && !e.conflict)
       .filter((e) => config.organiser || e.author === config.me)
-      .at(-1)?.id;
+      .at(-1);
   } catch {
-    target = mine.filter((i) => i.status === "stored").at(-1)?.entry.id;
+    const item = mine.filter((i) => i.status === "stored").at(-1);
+    target = item && { ...item.entry, author: item.author };
   }
   if (!target) {
-    say(refusal, `⚠ ${words.nothingToUndo}`);
+    feedback.error(words.nothingToUndo);
     return;
   }
-  await log("undo", { target });
+  undoTarget = target;
+  if (Date.now() - Date.parse(target.at) > UNDO_ASKS_AFTER_MS) {
+    root.querySelector("[data-undo-what]").textContent = `${words.undoAsk}: ${entryWords(target)}?`;
+    root.querySelector('[data-dialog="undo"]').showModal();
+    return;
+  }
+  await undoConfirmed();
 }
 
-const steppers = { blows: [1, 20], damage: [1, 100] };
+function undoConfirmed() {
+  const target = undoTarget;
+  undoTarget = null;
+  if (!target) return undefined;
+  return log("undo", { target: target.id }, `${words.undone}: ${entryWords(target)}`);
+}
+
+const steppers = { blows: [1, 20], damage: [1, 100], amount: [1, 20] };
 const read = (name) => Number(root.querySelector(`[data-${name}]`).textContent);
 
+function setStep(name, value) {
+  root.querySelector(`[data-${name}]`).textContent = value;
+  if (name === "amount") {
+    for (const copy of root.querySelectorAll("[data-amount-copy]")) copy.textContent = value;
+  }
+}
+
 function resetHit() {
-  for (const name of Object.keys(steppers)) root.querySelector(`[data-${name}]`).textContent = 1;
+  setStep("blows", 1);
+  setStep("damage", 1);
   root.querySelector("[data-pierce]").checked = false;
+}
+
+// Heal, repair and restore energy log one entry with the amount of the stepper.
+function withAmount(kind) {
+  const amount = read("amount");
+  setStep("amount", 1);
+  return log(kind, { amount });
 }
 
 const actions = {
@@ -168,9 +242,9 @@ const actions = {
     resetHit();
     return log("hit", fields);
   },
-  heal: () => log("heal", { amount: 1 }),
-  restore: () => log("restore_energy", { amount: 1 }),
-  "repair-1": () => log("repair", { amount: 1 }),
+  heal: () => withAmount("heal"),
+  restore: () => withAmount("restore_energy"),
+  repair: () => withAmount("repair"),
   "repair-full": () => log("repair", { full: true }),
   coup: () => log("coup_de_grace"),
   note: () => {
@@ -180,6 +254,7 @@ const actions = {
     return value ? log("note", { text: value }) : undefined;
   },
   undo: undoLast,
+  "undo-confirmed": undoConfirmed,
 };
 
 function pickerItem(label, onPick) {
@@ -196,16 +271,28 @@ function pickerItem(label, onPick) {
   return item;
 }
 
+// Each advancement with its cost; the ones the character cannot pay now are disabled, with
+// the reason (render.js renderAllowed).
 root.querySelector("[data-advancements]").replaceChildren(
-  ...character.advancements.map((a) =>
-    pickerItem(`${a.name} · ${a.energy_cost} ${words.energyCost}`, () =>
+  ...character.advancements.map((a) => {
+    const item = pickerItem(`${a.name} · ${a.energy_cost} ${words.energyCost}`, () =>
       log("spend_energy", { amount: a.energy_cost, advancement: a.name }),
-    ),
-  ),
+    );
+    const button = item.querySelector("button");
+    button.dataset.cost = a.energy_cost;
+    const why = document.createElement("small");
+    why.dataset.why = "";
+    button.append(why);
+    return item;
+  }),
 );
+// A status that lasts says how long; one of 0 seconds is instant, and says so.
+const statusLabel = (s) =>
+  s.seconds === null ? s.name : s.seconds === 0 ? `${s.name} · ${words.instant}` : `${s.name} · ${s.seconds} s`;
+
 root.querySelector("[data-status-picker]").replaceChildren(
   ...config.statuses.map((s) =>
-    pickerItem(s.seconds === null ? s.name : `${s.name} · ${s.seconds} s`, () =>
+    pickerItem(statusLabel(s), () =>
       log("status_on", { key: s.key }),
     ),
   ),
@@ -254,14 +341,12 @@ root.addEventListener("click", (event) => {
   if (!button) return;
   if (button.dataset.endStatus) {
     log("status_off", { key: button.dataset.endStatus });
-  } else if (button.dataset.dismiss) {
-    forget(button.dataset.dismiss).then(render);
   } else if (button.dataset.step) {
-    const output = root.querySelector(`[data-${button.dataset.step}]`);
-    const [low, high] = steppers[button.dataset.step];
-    const value = Number(output.textContent) + Number(button.dataset.delta);
-    output.textContent = Math.min(high, Math.max(low, value));
+    const name = button.dataset.step;
+    const [low, high] = steppers[name];
+    setStep(name, Math.min(high, Math.max(low, read(name) + Number(button.dataset.delta))));
   } else if (button.dataset.open) {
+    button.closest("dialog")?.close();
     root.querySelector(`[data-dialog="${button.dataset.open}"]`).showModal();
   } else if (button.dataset.close !== undefined) {
     button.closest("dialog").close();
@@ -274,14 +359,32 @@ root.addEventListener("click", (event) => {
 });
 
 // The server's state, kept fresh while online and kept on the phone for when it is not.
-const refresh = poll(
+// (Declared before the poll starts: its first answer may come before this line is done.)
+refresh = poll(
   config.state,
   async (state) => {
     await roster.saveState(id, state);
-    character = { ...character, state };
+    hear(state, true);
     await render();
   },
   2,
+  () => netbar.reached(true),
+  () => netbar.reached(false),
 );
 await render();
+root.dataset.ready = "true"; // the buttons work from now on
+
+// The screen stays awake while a console is open (Wake Lock, where the browser has it; the
+// lock is let go whenever the page is hidden, so it is asked for again when it shows).
+async function stayAwake() {
+  try {
+    await navigator.wakeLock?.request("screen");
+  } catch {
+    // refused (battery saver) or not a secure context: the phone dims as usual
+  }
+}
+stayAwake();
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "visible") stayAwake();
+});
 setInterval(() => tick(root), 250);

@@ -49,6 +49,39 @@ export function renderState(root, state, words, statusNames) {
   tick(root);
 }
 
+// Only what can be done is offered: a dead character takes notes and undos only; energy
+// actions need energy; a coup de grâce needs a dying (or down) character. Buttons stay in
+// their place, disabled, and the "More" sheet says why.
+export function renderAllowed(root, state, words) {
+  const dead = state.wound === "dead";
+  const down = !dead && (state.wound === "dying" || state.hp <= 0);
+  const noEnergy = !state.energy_max;
+  const enable = (selector, allowed) => {
+    for (const button of root.querySelectorAll(selector)) button.disabled = !allowed;
+  };
+  enable('[data-action="hit"], [data-action="heal"]', !dead);
+  enable('[data-action="undo"], [data-open="more"], [data-open="note"]', true);
+  enable('[data-action="repair"], [data-action="repair-full"], [data-open="status"]', !dead);
+  enable("[data-needs-energy]", !dead && !noEnergy);
+  enable('[data-open="spend"]', !dead && state.energy > 0);
+  enable('[data-open="coup"]', down);
+  for (const button of root.querySelectorAll("[data-needs-energy]")) button.hidden = noEnergy;
+  // Kept in its place, unseen: the numbers beside it do not move.
+  root.querySelector("[data-energy-box]").style.visibility = noEnergy ? "hidden" : "visible";
+  for (const button of root.querySelectorAll("[data-advancements] button")) {
+    const short = Number(button.dataset.cost) > state.energy;
+    button.disabled = dead || short;
+    button.querySelector("[data-why]").textContent = short ? ` · ✖ ${words.notEnoughEnergy}` : "";
+  }
+  const why = [];
+  if (dead) why.push(words.whyDead);
+  else {
+    if (noEnergy) why.push(words.whyNoEnergy);
+    if (!down) why.push(words.whyNotDying);
+  }
+  root.querySelector("[data-why-not]").textContent = why.join(" ");
+}
+
 // Recompute every countdown from its timestamp (called four times a second).
 export function tick(root) {
   const death = root.querySelector("[data-death]");

@@ -37,25 +37,32 @@ export async function postJSON(url, data) {
 }
 
 // Ask `url` every `seconds` with If-None-Match; call `onChange(body)` only when it changed,
-// and `onReached()` whenever the server answered. Returns a function that polls at once
-// (after an action, or when the phone wakes up).
-export function poll(url, onChange, seconds = 2, onReached = () => {}) {
+// `onReached()` whenever the server answered and `onFailed()` when it did not (no network,
+// no answer within the timeout, or a server error). Returns a function that polls at once
+// (after an action, or when the phone wakes up); its `forget()` drops the ETag, so that the
+// next answer is a full one (when the page shows a state the poll did not give it).
+export function poll(url, onChange, seconds = 2, onReached = () => {}, onFailed = () => {}) {
   let etag = null;
   let timer = null;
   const tick = async () => {
     clearTimeout(timer);
     try {
       const headers = etag ? { "If-None-Match": etag } : {};
-      const response = await fetch(url, { credentials: "same-origin", headers });
+      const signal = AbortSignal.timeout(Math.max(4000, seconds * 2000));
+      const response = await fetch(url, { credentials: "same-origin", headers, signal });
       if (response.status === 200) {
         etag = response.headers.get("ETag");
         await onChange(await response.json());
       }
       if (response.status === 200 || response.status === 304) onReached();
+      else if (response.status >= 500) onFailed();
     } catch {
-      // offline for a moment: try again at the next tick
+      onFailed(); // offline, or no answer: try again at the next tick
     }
     timer = setTimeout(tick, seconds * 1000);
+  };
+  tick.forget = () => {
+    etag = null;
   };
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible") tick();

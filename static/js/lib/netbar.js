@@ -2,6 +2,7 @@
 // button: the roster refreshed while online, the outbox sent at once, on the `online` event,
 // by Background Sync where the browser has it, and on a timer otherwise.
 import { outbox, syncOutbox } from "./outbox.js";
+import { plural } from "./plural.js";
 import { events, refreshRoster, rosterAt } from "./roster.js";
 import { get, listen } from "./store.js";
 
@@ -16,16 +17,25 @@ function ago(words, ms) {
   return minutes < 1 ? words.justNow : words.minutesAgo.replace("%(n)s", minutes);
 }
 
+// Did a failed request reach the server? No for no network, no answer in time, or a 5xx.
+export const unreachable = (error) =>
+  ["TypeError", "AbortError", "TimeoutError"].includes(error?.name) ||
+  /^HTTP 5/.test(error?.message ?? "");
+
 // Send the outbox now; ask the service worker to send it once the network is back, too.
-// (Not awaited: with no service worker, `ready` never settles.)
-export async function sendSoon(api) {
+// (Not awaited: with no service worker, `ready` never settles.) `reached(ok)` hears whether
+// the server answered.
+export async function sendSoon(api, reached = () => {}) {
   navigator.serviceWorker?.ready
     .then((registration) => registration.sync?.register("outbox"))
     .catch(() => {}); // no Background Sync here: the timer and the `online` event do it
   if (!navigator.onLine) return null;
   try {
-    return await syncOutbox(api);
-  } catch {
+    const sent = await syncOutbox(api);
+    if (sent.sent || sent.refused) reached(true);
+    return sent;
+  } catch (error) {
+    reached(!unreachable(error));
     return null; // the server did not answer: still pending, tried again soon
   }
 }
@@ -37,10 +47,20 @@ export function startNetbar(bar) {
     bar.querySelector(selector).textContent = text;
   };
 
+  // The browser's online flag says only that there is a network: whether the server answers
+  // is what the last request found (null: none has finished yet).
+  let reachable = null;
+  function reached(ok) {
+    if (reachable === ok) return;
+    reachable = ok;
+    show();
+  }
+
   async function show() {
-    const online = navigator.onLine;
+    const online = navigator.onLine && reachable !== false;
     bar.dataset.online = String(online);
-    set("[data-net]", online ? `● ${words.online}` : `✖ ${words.offline}`);
+    const net = !navigator.onLine ? words.offline : reachable === false ? words.unreachable : words.online;
+    set("[data-net]", `${online ? "●" : "✖"} ${net}`);
     const items = await outbox();
     const waiting = items.filter((i) => i.status === "pending").length;
     set("[data-pending]", words.pending.replace("%(n)s", waiting));
@@ -53,7 +73,7 @@ export function startNetbar(bar) {
     const old = !at || (limit !== null && minutesSince(at) > limit);
     const loggedOut = bar.querySelector("p[data-logged-out]");
     loggedOut.hidden = !(await get("meta", "loggedOut"));
-    loggedOut.querySelector("span").textContent = words.loggedOutText.replace("%(n)s", waiting);
+    loggedOut.querySelector("span").textContent = plural(words, "loggedOutText", waiting);
     const warning = bar.querySelector("[data-roster-old]");
     warning.hidden = !old;
     if (old) {
@@ -63,14 +83,20 @@ export function startNetbar(bar) {
     }
   }
 
-  const refresh = () => refreshRoster(api).then(show);
-  const send = () => sendSoon(api).then(show);
+  const refresh = () =>
+    refreshRoster(api)
+      .then((fresh) => reached(fresh !== "unreachable"))
+      .then(show);
+  const send = () => sendSoon(api, reached).then(show);
   window.addEventListener("online", () => {
     send();
     refresh();
   });
   window.addEventListener("offline", show);
-  listen(show);
+  listen((message) => {
+    if (message?.type === "sync-failed") reached(!unreachable({ message: message.reason }));
+    show();
+  });
   setInterval(async () => {
     if ((await outbox()).some((i) => i.status === "pending")) send();
     else show();
@@ -82,5 +108,5 @@ export function startNetbar(bar) {
   // Logged in: the service worker keeps the scanner and the console's shell as we see them.
   const lang = document.documentElement.lang;
   navigator.serviceWorker?.ready.then((r) => r.active?.postMessage({ keepShells: true, lang }));
-  return { show, send, refresh };
+  return { show, send, refresh, reached };
 }

@@ -2,6 +2,7 @@
 // server, oldest first, by whoever gets there first — the page at once, on the `online`
 // event and on a timer, or the service worker on Background Sync. Each entry carries its
 // client-made id, so sending it twice stores it once. Works in pages and in the worker.
+import { isNewer } from "./fresh.js";
 import { keepVoided } from "./voided.js";
 import { announce, getAll, put, remove, transaction } from "./store.js";
 
@@ -83,7 +84,8 @@ export function syncOutbox(api = "/api/v1") {
     if (items.length === 0) return { sent: 0, refused: 0 };
     let me;
     try {
-      const response = await fetch(`${api}/me`, { credentials: "same-origin" });
+      const signal = AbortSignal.timeout(10_000);
+      const response = await fetch(`${api}/me`, { credentials: "same-origin", signal });
       await put("meta", response.status === 401, "loggedOut"); // said on the status bar
       if (!response.ok) throw new SyncStopped(`HTTP ${response.status}`);
       me = await response.json(); // a fresh CSRF token: a page kept for hours has a stale one
@@ -107,14 +109,19 @@ export function syncOutbox(api = "/api/v1") {
           tx.objectStore("outbox").put(next);
           if (next.status === "stored") {
             sent += 1;
-            states.set(item.character, result.state);
+            if (isNewer(result.state, states.get(item.character))) {
+              states.set(item.character, result.state);
+            }
           } else refused += 1;
         }
         const characters = tx.objectStore("characters");
         for (const [id, state] of states) {
           const request = characters.get(id);
           request.onsuccess = () => {
-            if (request.result) characters.put({ ...request.result, state, stateAt: Date.now() });
+            const known = request.result;
+            if (known && isNewer(state, known.state)) {
+              characters.put({ ...known, state, stateAt: Date.now() });
+            }
           };
         }
         tx.objectStore("meta").put(Date.now(), "lastSync");

@@ -1,18 +1,23 @@
 // The roster a referee's phone keeps in IndexedDB: refreshed from the server while online,
 // read when offline. Badges are kept as hashes (the server's services/roster.py makes the
 // same ones), so a lost phone can name a badge it is shown but cannot make one.
+import { newest } from "./fresh.js";
 import { announce, get, getAll, put, result, transaction } from "./store.js";
 
 const STORES = ["events", "characters", "badges", "meta"];
 
-// Fetch the whole roster and replace the phone's copy. Logged out (the session was ended, as
-// for a lost phone): the copy is wiped. Returns true when the roster is fresh.
+// Fetch the whole roster and replace the phone's copy, except a character's state where the
+// phone already holds a newer one (an entry's answer that arrived while the roster was on
+// its way). Logged out (the session was ended, as for a lost phone): the copy is wiped.
+// Returns true when the roster is fresh, false when the server answered without it,
+// "unreachable" when it did not answer.
 export async function refreshRoster(api) {
   let response;
   try {
-    response = await fetch(`${api}/roster`, { credentials: "same-origin" });
+    const signal = AbortSignal.timeout(20_000);
+    response = await fetch(`${api}/roster`, { credentials: "same-origin", signal });
   } catch {
-    return false; // offline: keep what the phone has
+    return "unreachable"; // offline, or no answer: keep what the phone has
   }
   if (response.status === 401 || response.status === 403) {
     await forgetRoster();
@@ -22,11 +27,17 @@ export async function refreshRoster(api) {
   if (!response.ok) return false;
   const roster = await response.json();
   const now = Date.now();
-  await transaction(STORES, "readwrite", (tx) => {
+  await transaction(STORES, "readwrite", async (tx) => {
+    const kept = new Map(
+      (await result(tx.objectStore("characters").getAll())).map((c) => [c.id, c]),
+    );
     for (const name of ["events", "characters", "badges"]) tx.objectStore(name).clear();
     for (const event of roster.events) tx.objectStore("events").put(event);
     for (const character of roster.characters) {
-      tx.objectStore("characters").put({ ...character, stateAt: now });
+      const known = kept.get(character.id);
+      const state = newest(known?.state, character.state);
+      const stateAt = state === character.state ? now : known.stateAt;
+      tx.objectStore("characters").put({ ...character, state, stateAt });
     }
     for (const [hash, id] of Object.entries(roster.badges)) tx.objectStore("badges").put(id, hash);
     tx.objectStore("meta").put(now, "rosterAt");
@@ -48,13 +59,18 @@ export const character = (id) => get("characters", id);
 export const event = (id) => get("events", id);
 export const rosterAt = () => get("meta", "rosterAt");
 export const events = () => getAll("events");
+export const characters = () => getAll("characters");
 
-// Keep the last state the server gave for a character (from a poll or an answer).
+// Keep the last state the server gave for a character (from a poll or an answer), unless
+// the phone holds a newer one. Resolves with the state kept.
 export const saveState = (id, state) =>
   transaction(["characters"], "readwrite", async (tx) => {
     const store = tx.objectStore("characters");
     const known = await result(store.get(id));
-    if (known) store.put({ ...known, state, stateAt: Date.now() });
+    if (!known) return state;
+    const kept = newest(known.state, state);
+    if (kept === state) store.put({ ...known, state, stateAt: Date.now() });
+    return kept;
   });
 
 // What a badge presents, as the server stores it: a short code as K7M-Q2X-9HP, or the
