@@ -8,6 +8,7 @@ import * as roster from "../lib/roster.js";
 import { newest } from "../lib/fresh.js";
 import { plural } from "../lib/plural.js";
 import { listen, put } from "../lib/store.js";
+import { dismissVoided, keepVoided, voided, voidedWords } from "../lib/voided.js";
 import { preview } from "./preview.js";
 import { setUpDice } from "./dice.js";
 import { createFeedback } from "./feedback.js";
@@ -90,6 +91,18 @@ async function render() {
       detail: itemWords(refused),
       key: refused.entry.id,
       onDismiss: () => forget(refused.entry.id).then(render),
+    });
+    return;
+  }
+  // Then entries of this referee's that were stored and later stopped counting (a late,
+  // earlier-dated entry from another phone): told until dismissed, with what caused it.
+  const gone = (await voided()).find((v) => v.character.id === id);
+  if (!refused && gone && feedback.current?.key !== `voided:${gone.id}`) {
+    const { message, detail } = voidedWords(gone, words, clock);
+    feedback.error(message, {
+      detail,
+      key: `voided:${gone.id}`,
+      onDismiss: () => dismissVoided(page.api, gone.id).then(render),
     });
   }
 }
@@ -363,8 +376,10 @@ root.addEventListener("click", (event) => {
 refresh = poll(
   config.state,
   async (state) => {
-    await roster.saveState(id, state);
-    hear(state, true);
+    const { your_conflicts: gone = [], ...shown } = state;
+    await keepVoided(gone, id);
+    await roster.saveState(id, shown);
+    hear(shown, true);
     await render();
   },
   2,

@@ -30,21 +30,13 @@ export async function dismissVoided(api, entryId) {
   announce({ type: "voided" });
 }
 
-// One line: "✖ 12:03 Hit 1 × 1 — the character is dead (Kill 11:58, remo)".
-export function voidedLine(item, words, clock) {
-  const line = document.createElement("li");
-  line.dataset.voided = item.id;
-  const what = document.createElement("strong");
-  const kind = words[`kind_${item.kind}`] ?? item.kind;
-  what.textContent = `✖ ${clock(item.at)} ${kind} ${item.summary}`.trim();
-  const because = item.because
-    ? ` (${words.because} ${words[`kind_${item.because.kind}`] ?? item.because.kind} ` +
-      `${clock(item.because.at)}${item.because.author ? `, ${item.because.author}` : ""})`
+// In words: "Hit 1 × 1 at 12:03" and "because of Kill at 11:58 (remo)".
+export function voidedWords(item, words, clock) {
+  const kind = (k) => words[`kind_${k}`] ?? k;
+  const what = `${kind(item.kind)} ${item.summary ?? ""}`.trim();
+  const cause = item.because
+    ? ` · ${words.because} ${kind(item.because.kind)} ${clock(item.because.at)}` +
+      (item.because.author ? ` (${item.because.author})` : "")
     : "";
-  const ok = document.createElement("button");
-  ok.type = "button";
-  ok.dataset.dismissVoided = item.id;
-  ok.textContent = words.dismiss;
-  line.append(what, ` — ${item.message}${because} `, ok);
-  return line;
+  return { message: `${words.voided}: ${item.message}`, detail: `${clock(item.at)} ${what}${cause}` };
 }
