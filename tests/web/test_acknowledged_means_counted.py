@@ -248,9 +248,7 @@ def test_a_referee_cannot_accept_a_refused_entry(app, client, api, characters, e
     "url",
     ["postgresql://postgres@127.0.0.1:1/test", "sqlite:////nonexistent-folder/larp.sqlite3"],
 )
-def test_while_the_database_cannot_be_reached_requests_get_503_and_one_log_line(
-    url, tmp_path, caplog, database_url
-):
+def test_while_the_database_cannot_be_reached_requests_get_503_and_one_log_line(url, caplog):
     down = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "x"})
     client = down.test_client()
     with client.session_transaction() as session:
