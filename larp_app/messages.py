@@ -40,6 +40,7 @@ PROBLEMS = {
     "must_cover_once": _l("rows must cover every value {min}–{max} exactly once"),
     "too_many_skills": _l("{has} skills for {slots} Mente skill slots"),
     "above_equipment_class": _l("needs {needs} equipment, the character has {has}"),
+    "archived": _l("the event is archived: it can be read, not changed"),
 }
 
 REFUSALS = {
@@ -66,6 +67,9 @@ REFUSALS = {
     "revoked": _l("this badge was replaced by a new one: ask for the new card"),
     "other_event": _l("this badge belongs to another event"),
     "bad_short_code": _l("this code has a typo: check each character"),
+    "withdrawn": _l("this character was withdrawn from the event"),
+    "event_archived": _l("the event is archived: nothing more can be logged"),
+    "character_withdrawn": _l("the character was withdrawn from the event"),
 }
 
 

@@ -14,7 +14,7 @@ from sqlalchemy.exc import IntegrityError
 from .. import rules
 from ..extensions import db
 from ..models import Character, Entry, User
-from .characters import larp_sheet
+from .characters import check_open, larp_sheet
 from .clock import now_utc
 from .events import event_settings
 
@@ -123,6 +123,7 @@ def record_entry(
     limits=(timedelta(seconds=10), timedelta(hours=24)),
 ) -> Recorded:
     """Store one entry if the state at its instant allows it; RuleError says why not."""
+    check_open(character)
     now = now_utc()
     entry = rules.read_entry(raw)
     log = log_of(character)

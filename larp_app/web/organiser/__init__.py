@@ -4,4 +4,4 @@ from flask import Blueprint
 
 bp = Blueprint("organiser", __name__)
 
-from . import badges, board, characters, events, imports, users  # noqa: E402, F401  (they add routes)
+from . import after, badges, board, characters, checkin, events, imports, sheets, users  # noqa: E402, F401  (they add routes)
