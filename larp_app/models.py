@@ -182,5 +182,6 @@ class SheetChange(db.Model):
     user_id: Mapped[int | None] = mapped_column(ForeignKey("user.id"))
     author: Mapped[str | None] = mapped_column(String(80))  # the username, kept as it was
     source: Mapped[str] = mapped_column(String(20))  # form | api | import | continue
-    before: Mapped[dict[str, Any] | None] = mapped_column(JSON)  # None: the character was new
+    # None (SQL NULL): the character was new.
+    before: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
     after: Mapped[dict[str, Any]] = mapped_column(JSON)
