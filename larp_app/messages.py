@@ -40,6 +40,7 @@ PROBLEMS = {
     "must_cover_once": _l("rows must cover every value {min}–{max} exactly once"),
     "too_many_skills": _l("{has} skills for {slots} Mente skill slots"),
     "above_equipment_class": _l("needs {needs} equipment, the character has {has}"),
+    "not_dead_character": _l("{got} is not one of the event's dead characters"),
     "archived": _l("the event is archived: it can be read, not changed"),
 }
 

@@ -57,7 +57,7 @@ def continue_event(
     wrong = [i for i in bring_back if i not in dead_ids]
     if wrong:
         raise rules.InvalidInput(
-            [rules.Problem("bring_back", "not_found", {"got": ", ".join(map(str, wrong))})]
+            [rules.Problem("bring_back", "not_dead_character", {"got": ", ".join(map(str, wrong))})]
         )
     event = create_event(name, old.ruleset, dict(old.settings or {}))
     event.faction_colours = dict(old.faction_colours or {})
