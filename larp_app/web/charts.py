@@ -22,6 +22,9 @@ HATCH = (
 )
 
 
+EMPTY = "—"  # drawn where a chart has nothing to show
+
+
 def _svg(title: str, body: list[str], height: int = HEIGHT, chart_id: str = "") -> Markup:
     label = escape(title)
     ident = f' id="{escape(chart_id)}"' if chart_id else ""
@@ -105,11 +108,11 @@ def line_chart(
     def x(t: datetime) -> float:
         return LEFT + (t - t0).total_seconds() / span * plot_w
 
-    for i in range(5):
+    for i, anchor in enumerate(("start", "middle", "middle", "middle", "end")):
         t = t0 + (t1 - t0) * i / 4
         parts.append(
-            f'<text x="{x(t):.1f}" y="{TOP + plot_h + 16}" font-size="11" text-anchor="middle">'
-            f"{escape(time_label(t))}</text>"
+            f'<text x="{x(t):.1f}" y="{TOP + plot_h + 16}" font-size="11"'
+            f' text-anchor="{anchor}">{escape(time_label(t))}</text>'
         )
     for i, (_name, pts) in enumerate(series):
         coords = []
@@ -129,12 +132,14 @@ def line_chart(
     return _svg(title, parts, chart_id=chart_id)
 
 
-def bar_chart(title: str, items: Sequence[tuple[str, int]], *, chart_id: str = "") -> Markup:
+def bar_chart(
+    title: str, items: Sequence[tuple[str, int]], *, chart_id: str = "", empty: str = EMPTY
+) -> Markup:
     """Horizontal bars, one per label, each with its number written beside it."""
     row = 26
     height = TOP + max(1, len(items)) * row + 12
     if not items:
-        return _svg(title, [_empty(row)], height=height, chart_id=chart_id)
+        return _svg(title, [_empty(row, empty)], height=height, chart_id=chart_id)
     label_w = min(220, 12 + 7 * max(len(label) for label, _ in items))
     top = max(value for _, value in items) or 1
     plot_w = WIDTH - label_w - RIGHT - 40
@@ -194,8 +199,8 @@ def _short(text: str, limit: int = 30) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _empty(plot_h: int) -> str:
+def _empty(plot_h: int, text: str = EMPTY) -> str:
     return (
         f'<text x="{WIDTH / 2}" y="{TOP + plot_h / 2}" font-size="13" text-anchor="middle"'
-        ' fill="#444">—</text>'
+        f' fill="#444">{escape(text)}</text>'
     )

@@ -64,12 +64,16 @@ def report_charts(report, event: Event) -> dict[str, str]:
             chart_id="chart-per-hour",
         ),
         "referees": bar_chart(
-            _("The busiest referees (entries)"), report.referees, chart_id="chart-referees"
+            _("The busiest referees (entries)"),
+            report.referees,
+            chart_id="chart-referees",
+            empty=_("None."),
         ),
         "statuses": bar_chart(
             _("Statuses used"),
             [(names.get(key, key), n) for key, n in report.statuses],
             chart_id="chart-statuses",
+            empty=_("None."),
         ),
         "problems": bar_chart(_("Conflicts and refusals"), problems, chart_id="chart-problems"),
     }
