@@ -26,6 +26,8 @@ def check_sheets(event: Event, sheets: list[Any]) -> tuple[list[rules.LarpSheet]
 
 def import_sheets(event: Event, sheets: list[Any]) -> list[Character]:
     """Create a character per sheet, or none at all: InvalidInput lists every bad row and field."""
+    if event.archived_at is not None:
+        raise rules.InvalidInput([rules.Problem("event", "archived")])
     if not isinstance(sheets, list) or not sheets:
         raise rules.InvalidInput([rules.Problem("", "not_list")])
     larp, errors, _ = check_sheets(event, sheets)

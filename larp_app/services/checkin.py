@@ -6,7 +6,7 @@ from typing import Any
 
 from sqlalchemy import select
 
-from .. import tokens
+from .. import rules, tokens
 from ..extensions import db
 from ..models import Badge, Character, Event
 from .badges import _secret_in
@@ -49,6 +49,9 @@ def props_of(character: Character) -> list[str]:
 
 
 def mark_present(character: Character, present: bool = True) -> None:
+    """Mark the player present (or not); InvalidInput on an archived event."""
+    if character.event.archived_at is not None:
+        raise rules.InvalidInput([rules.Problem("event", "archived")])
     character.present_at = now_utc() if present else None
     db.session.flush()
 

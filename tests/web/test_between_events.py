@@ -294,6 +294,25 @@ def test_the_api_edits_a_sheet_withdraws_and_archives(app, client):
         assert db.session.get(Character, vera).withdrawn_at is not None
 
 
+def test_an_archived_event_takes_no_new_characters_nor_check_ins(app, organiser, event_url):
+    import_csv(organiser, event_url, [sheet("Vera")])
+    event_id = event_id_of(event_url)
+    vera_id = characters(app, event_id)["Vera"]
+    headers = api(app, organiser)
+    assert organiser.post(f"/api/v1/events/{event_id}/archive", headers=headers).status_code == 200
+    added = organiser.post(
+        f"/api/v1/events/{event_id}/characters", json=sheet("Bruno"), headers=headers
+    )
+    assert (added.status_code, added.json["fields"]) == (
+        422,
+        {"event": "the event is archived: it can be read, not changed"},
+    )
+    post_form(organiser, f"/characters/{vera_id}/present", {}, page=f"{event_url}/checkin")
+    with app.app_context():
+        assert db.session.get(Character, vera_id).present_at is None
+    assert list(characters(app, event_id)) == ["Vera"]
+
+
 # 3. Check-in desk --------------------------------------------------------------------------
 
 

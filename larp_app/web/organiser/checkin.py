@@ -6,7 +6,9 @@ from __future__ import annotations
 from flask import flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
+from ... import rules
 from ...extensions import db
+from ...messages import problem_message
 from ...models import Character, Event
 from ...services.badges import active_badge
 from ...services.checkin import desk_counts, find_at_desk, mark_present, props_of
@@ -36,14 +38,19 @@ def checkin(event_id: int):
 def present(character_id: int):
     character = db.get_or_404(Character, character_id)
     here = request.form.get("present", "1") == "1"
-    mark_present(character, here)
-    db.session.commit()
-    flash(
-        _("%(name)s is present.", name=character.name)
-        if here
-        else _("%(name)s is no longer marked present.", name=character.name),
-        "info",
-    )
+    try:
+        mark_present(character, here)
+    except rules.InvalidInput as exc:
+        db.session.rollback()
+        flash(problem_message(exc.problems[0]), "error")
+    else:
+        db.session.commit()
+        flash(
+            _("%(name)s is present.", name=character.name)
+            if here
+            else _("%(name)s is no longer marked present.", name=character.name),
+            "info",
+        )
     return redirect(
         url_for("organiser.checkin", event_id=character.event_id, q=request.form.get("q", ""))
     )
