@@ -65,14 +65,18 @@ def plan_import(event: Event, sheets: Any) -> Plan:
             character = None
         stripped.append(raw)
         matched.append(character)
-    seen: dict[int, int] = {}
-    for row, character in enumerate(matched):
+    seen: set = set()
+    for row, (raw, character) in enumerate(zip(stripped, matched, strict=True)):
+        # Two rows for one character, existing or new: which one is right is not ours to guess.
         if character is not None:
-            if character.id in seen:
-                errors.append(
-                    rules.Problem(f"[{row}].character", "duplicate", {"got": character.name})
-                )
-            seen[character.id] = row
+            key, name = character.id, character.name
+        elif isinstance(raw, dict):
+            key, name = _key(raw.get("player"), raw.get("character")), raw.get("character")
+        else:
+            continue
+        if key in seen:
+            errors.append(rules.Problem(f"[{row}].character", "duplicate", {"got": name}))
+        seen.add(key)
     larp, sheet_errors, warnings = check_sheets(event, stripped)
     rows = []
     for raw, character in zip(stripped, matched, strict=True):

@@ -62,6 +62,9 @@ def outcome_of(character: Character, now: datetime) -> Outcome:
     return outcome
 
 
+TIMELINE_TAIL = timedelta(hours=1)
+
+
 def timeline(character: Character, now: datetime) -> list[tuple[datetime, int, int]]:
     """Points and energy after each instant of the log, and at the end: (at, hp, energy)."""
     sheet, settings = larp_sheet(character), event_settings(character.event)
@@ -70,7 +73,9 @@ def timeline(character: Character, now: datetime) -> list[tuple[datetime, int, i
     if not instants:
         return []
     points = [(instants[0] - timedelta(seconds=1), sheet.hp_max, sheet.energy_max)]
-    for at in [*instants, _end([log], now)]:
+    # The end: now, or an hour after the last entry when the event is long over.
+    end = max(instants[-1], min(now, instants[-1] + TIMELINE_TAIL))
+    for at in [*instants, end]:
         state = rules.state_at(sheet, settings, log, at).state
         points.append((at, state.hp, state.energy))
     return points

@@ -172,6 +172,19 @@ def test_a_row_naming_an_id_of_no_character_of_the_event_is_an_error_by_row(orga
     assert "id: 9999 does not exist" in answer.get_data(as_text=True)
 
 
+def test_two_rows_for_the_same_character_are_refused_by_row(app, organiser, event_url):
+    import_csv(organiser, event_url, [sheet("Vera")])
+    answer = upload(
+        organiser,
+        event_url,
+        write_csv([sheet("Vera"), sheet("Vera", corpo=20), sheet("Bruno"), sheet("Bruno")]),
+    )
+    page = answer.get_data(as_text=True)
+    assert answer.status_code == 422
+    assert page.count("character: appears twice") == 2
+    assert list(characters(app, event_id_of(event_url))) == ["Vera"]
+
+
 def test_the_sheet_form_shows_each_error_at_its_field_and_saves_nothing(app, organiser, event_url):
     import_csv(organiser, event_url, [sheet("Vera")])
     vera_id = characters(app, event_id_of(event_url))["Vera"]

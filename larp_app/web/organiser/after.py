@@ -31,6 +31,8 @@ def _hour(t: datetime) -> str:
 
 
 def _cumulative(instants: list[datetime], start: datetime, end: datetime):
+    """A running count: 0 at ``start``, one more at each instant, held until ``end``."""
+    end = max([end, *instants])
     points = [(start, 0)]
     points += [(t, n) for n, t in enumerate(instants, start=1)]
     return [*points, (end, len(instants))]
