@@ -49,8 +49,7 @@ def outcome_of(character: Character, now: datetime) -> Outcome:
     final = rules.state_at(sheet, settings, log, _end([log], now))
     outcome = Outcome(character, final, log, undone)
     wound = "ok"
-    for at in sorted({e.at for e in log}):
-        level = rules.state_at(sheet, settings, log, at).wound
+    for at, _state, level in rules.states_at(sheet, settings, log, {e.at for e in log}):
         if level == "dying" and wound != "dying":
             outcome.knocked_out.append(at)
         wound = level
@@ -66,7 +65,9 @@ TIMELINE_TAIL = timedelta(hours=1)
 
 
 def timeline(character: Character, now: datetime) -> list[tuple[datetime, int, int]]:
-    """Points and energy after each instant of the log, and at the end: (at, hp, energy)."""
+    """Points and energy after each instant of the log, and at the end: (at, hp, energy).
+
+    Entries undone later count as never made (``rules.states_at``)."""
     sheet, settings = larp_sheet(character), event_settings(character.event)
     log = rules.order_log(log_of(character))
     instants = sorted({e.at for e in log})
@@ -75,8 +76,7 @@ def timeline(character: Character, now: datetime) -> list[tuple[datetime, int, i
     points = [(instants[0] - timedelta(seconds=1), sheet.hp_max, sheet.energy_max)]
     # The end: now, or an hour after the last entry when the event is long over.
     end = max(instants[-1], min(now, instants[-1] + TIMELINE_TAIL))
-    for at in [*instants, end]:
-        state = rules.state_at(sheet, settings, log, at).state
+    for at, state, _wound in rules.states_at(sheet, settings, log, [*instants, end]):
         points.append((at, state.hp, state.energy))
     return points
 
