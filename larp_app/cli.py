@@ -17,15 +17,16 @@ from .extensions import db
 from .messages import badge_labels, problem_message, refusal_message
 from .models import Event
 from .services.badge_prints import print_badges
-from .services.characters import import_sheets
+from .services.campaign import continue_event
 from .services.demo import load_demo
-from .services.events import create_event
+from .services.events import archive_event, create_event
+from .services.reimport import ADDED, UNCHANGED, UPDATED, apply_import
 from .services.sheet_files import read_json, read_sheet_file
 from .services.users import ROLES, create_user
 
 sheets_cli = AppGroup("sheets", help="Check, convert and import character sheets.")
 log_cli = AppGroup("log", help="Work with exported referee logs.")
-event_cli = AppGroup("event", help="Create events and read their settings.")
+event_cli = AppGroup("event", help="Create, archive and continue events; read their settings.")
 users_cli = AppGroup("users", help="Create organiser and referee accounts.")
 badges_cli = AppGroup("badges", help="Print badges.")
 
@@ -148,12 +149,19 @@ def import_command(event_id: int, sheets_file: str) -> None:
     except rules.InvalidInput as exc:
         _fail(exc.problems)
     try:
-        characters = import_sheets(event, sheets)
+        plan = apply_import(event, sheets, None)
     except rules.InvalidInput as exc:
         db.session.rollback()
         _fail([_on_row(p, rows) for p in exc.problems])
     db.session.commit()
-    click.echo(f"imported {len(characters)} characters into event {event.id}")
+    for row, line in zip(plan.rows, rows, strict=True):
+        if row.kind == UPDATED:
+            click.echo(f"row {line}: updated {row.character.name}: {', '.join(row.fields)}")
+    added, updated = plan.count(ADDED), plan.count(UPDATED)
+    click.echo(
+        f"imported {added + updated} characters into event {event.id}: {added} added, "
+        f"{updated} updated, {plan.count(UNCHANGED)} unchanged"
+    )
 
 
 @event_cli.command("create")
@@ -180,6 +188,62 @@ def event_settings_command(event_id: int) -> None:
     if event is None:
         _fail([rules.Problem("EVENT", "not_found", {"got": event_id})])
     _print(event.settings or {})
+
+
+def _event(event_id: int) -> Event:
+    event = db.session.get(Event, event_id)
+    if event is None:
+        _fail([rules.Problem("EVENT", "not_found", {"got": event_id})])
+    return event
+
+
+@event_cli.command("archive")
+@click.argument("event_id", metavar="EVENT", type=int)
+@click.option("--reopen", is_flag=True, help="Make the event writable again.")
+def event_archive_command(event_id: int, reopen: bool) -> None:
+    """Make EVENT read-only and take it out of the referees' roster (nothing is deleted)."""
+    event = _event(event_id)
+    archive_event(event, archived=not reopen)
+    db.session.commit()
+    click.echo(f"event {event.id}: {'reopened' if reopen else 'archived'}")
+
+
+@event_cli.command("continue")
+@click.argument("event_id", metavar="OLD", type=int)
+@click.option("--name", required=True, help="The new event's name.")
+@click.option(
+    "--bring-back",
+    "bring_back",
+    multiple=True,
+    type=int,
+    metavar="CHARACTER",
+    help="A dead character's id to carry over all the same (repeatable).",
+)
+@click.option(
+    "--reissue-badges",
+    is_flag=True,
+    help="New badges for everyone (default: each player keeps their card).",
+)
+def event_continue_command(event_id: int, name: str, bring_back, reissue_badges: bool) -> None:
+    """Create the next event with OLD's survivors' tabletop sheets, then archive OLD."""
+    old = _event(event_id)
+    try:
+        carried = continue_event(
+            old, name, bring_back=list(bring_back), keep_badges=not reissue_badges
+        )
+    except rules.InvalidInput as exc:
+        db.session.rollback()
+        _fail(exc.problems)
+    db.session.commit()
+    click.echo(
+        f"event {carried.event.id}: {carried.event.name} ({carried.event.ruleset}), "
+        f"{len(carried.carried)} characters carried over from event {old.id}"
+    )
+    for character in carried.dead:
+        click.echo(f"left out (dead): {character.id} {character.name} ({character.player})")
+    click.echo(
+        f"badges: {carried.kept_badges} kept, {len(carried.carried) - carried.kept_badges} new"
+    )
 
 
 @users_cli.command("create")

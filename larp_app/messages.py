@@ -47,6 +47,8 @@ PROBLEMS = {
     "starts_badly_wounded": _l(
         "is {got}: at or below Físico ({fisico}), the character starts Malherido"
     ),
+    "not_dead_character": _l("{got} is not one of the event's dead characters"),
+    "archived": _l("the event is archived: it can be read, not changed"),
 }
 
 REFUSALS = {
@@ -79,6 +81,9 @@ REFUSALS = {
     "revoked": _l("this badge was replaced by a new one: ask for the new card"),
     "other_event": _l("this badge belongs to another event"),
     "bad_short_code": _l("this code has a typo: check each character"),
+    "withdrawn": _l("this character was withdrawn from the event"),
+    "event_archived": _l("the event is archived: nothing more can be logged"),
+    "character_withdrawn": _l("the character was withdrawn from the event"),
 }
 
 

@@ -40,6 +40,8 @@ class Event(db.Model):
     # Badge band colour of each faction, "#RRGGBB"; a faction not listed gets one of a palette.
     faction_colours: Mapped[dict[str, str]] = mapped_column(JSON, default=dict, server_default="{}")
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    # Archived: read-only, out of the referees' roster; nothing of it is deleted.
+    archived_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
     characters: Mapped[list[Character]] = relationship(back_populates="event")
 
@@ -69,6 +71,10 @@ class Character(db.Model):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     # The player's own link (on the back of the badge): read-only, this character only.
     player_secret: Mapped[str | None] = mapped_column(String(40), unique=True, index=True)
+    # Withdrawn from the event: kept with its log, its badge refused, no new entries.
+    withdrawn_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    # Checked in at the desk at the start of the event; None: not (yet) present.
+    present_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
     event: Mapped[Event] = relationship(back_populates="characters")
     badges: Mapped[list[Badge]] = relationship(back_populates="character", order_by="Badge.id")
@@ -178,3 +184,17 @@ class DismissedConflict(db.Model):
     client_id: Mapped[str] = mapped_column(String(36))
     user_id: Mapped[int] = mapped_column(ForeignKey("user.id"))
     at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class SheetChange(db.Model):
+    """One change to a character's tabletop sheet: who, when, from where, before and after."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    character_id: Mapped[int] = mapped_column(ForeignKey("character.id"), index=True)
+    at: Mapped[datetime] = mapped_column(UTCDateTime)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("user.id"))
+    author: Mapped[str | None] = mapped_column(String(80))  # the username, kept as it was
+    source: Mapped[str] = mapped_column(String(20))  # form | api | import | continue
+    # None (SQL NULL): the character was new.
+    before: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
+    after: Mapped[dict[str, Any]] = mapped_column(JSON)

@@ -2,7 +2,7 @@
 
 from .conversion import check_sheet, convert_sheet, sheet_ruleset, tabletop_values
 from .entries import Entry, entry_from_stored, entry_to_dict, read_entry, read_log
-from .fold import order_log, resolve_undos, state_at
+from .fold import order_log, resolve_undos, state_at, states_at
 from .problems import Checker, InvalidInput, Problem, RuleError
 from .registry import get_ruleset, ruleset_keys
 from .settings import Settings, default_settings, read_settings
@@ -37,5 +37,6 @@ __all__ = [
     "sheet_ruleset",
     "shipped_table",
     "state_at",
+    "states_at",
     "tabletop_values",
 ]

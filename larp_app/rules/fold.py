@@ -108,16 +108,7 @@ def state_at(
                 error = refused_undos[entry.id]
                 conflicts.append(Conflict(entry.id, error.code, error.params))
             continue
-        state = advance(state, entry.at, ctx)
-        try:
-            if state.died_at is not None and entry.kind not in ALLOWED_WHEN_DEAD:
-                raise RuleError("dead")
-            handler = handlers.get(entry.kind)
-            if handler is None:
-                raise RuleError("not_in_ruleset", kind=entry.kind)
-            state = handler(state, entry, ctx)
-        except RuleError as error:
-            conflicts.append(Conflict(entry.id, error.code, error.params))
+        state = _step(state, entry, ctx, handlers, conflicts)
     state = advance(state, at, ctx)
     return Snapshot(
         at=at,
@@ -128,6 +119,44 @@ def state_at(
         extra=ctx.ruleset.describe(state, ctx),
         log_position=len(log),
     )
+
+
+def _step(state: State, entry: Entry, ctx: Context, handlers, conflicts: list) -> State:
+    """Let time pass up to the entry, then apply it; a refusal is added to ``conflicts``."""
+    state = advance(state, entry.at, ctx)
+    try:
+        if state.died_at is not None and entry.kind not in ALLOWED_WHEN_DEAD:
+            raise RuleError("dead")
+        handler = handlers.get(entry.kind)
+        if handler is None:
+            raise RuleError("not_in_ruleset", kind=entry.kind)
+        return handler(state, entry, ctx)
+    except RuleError as error:
+        conflicts.append(Conflict(entry.id, error.code, error.params))
+        return state
+
+
+def states_at(
+    sheet: LarpSheet, settings: Settings, entries: Iterable[Entry], instants: Iterable[datetime]
+) -> list[tuple[datetime, State, str]]:
+    """The state and wound level at each instant, as the whole log tells it, in one fold.
+
+    Unlike ``state_at`` at each instant, an entry undone later never happened here: this is
+    the event read afterwards (reports), not what the referees saw at the time.
+    """
+    ctx = Context.of(sheet, settings)
+    log = order_log(entries)
+    undone, _refused = resolve_undos(log)
+    handlers = {**HANDLERS, **ctx.ruleset.wound_handlers}
+    applied = [e for e in log if e.id not in undone and e.kind != "undo"]
+    state, conflicts, out, i = State.at_check_in(sheet), [], [], 0
+    for t in sorted(instants):
+        while i < len(applied) and applied[i].at <= t:
+            state = _step(state, applied[i], ctx, handlers, conflicts)
+            i += 1
+        seen = advance(state, t, ctx)  # only looked at: the fold goes on from ``state``
+        out.append((t, seen, ctx.ruleset.wound(seen, ctx)))
+    return out
 
 
 def advance(state: State, t: datetime, ctx: Context) -> State:

@@ -87,6 +87,10 @@ def resolve_badge(presented: str, user: User | None, event_id: int | None = None
             reason = "revoked"
         elif event_id is not None and badge.character.event_id != event_id:
             reason = "other_event"
+        elif badge.character.event.archived_at is not None:
+            reason = "event_archived"
+        elif badge.character.withdrawn_at is not None:
+            reason = "withdrawn"
     if reason is not None:
         db.session.add(
             BadgeLookup(

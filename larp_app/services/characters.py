@@ -7,7 +7,7 @@ from typing import Any
 
 from .. import rules
 from ..extensions import db
-from ..models import Character, Event
+from ..models import Character, Event, SheetChange, User
 from .badges import ensure_badges
 from .clock import now_utc
 from .events import event_settings
@@ -27,6 +27,8 @@ def check_sheets(event: Event, sheets: list[Any]) -> tuple[list[rules.LarpSheet]
 
 def import_sheets(event: Event, sheets: list[Any]) -> list[Character]:
     """Create a character per sheet, or none at all: InvalidInput lists every bad row and field."""
+    if event.archived_at is not None:
+        raise rules.InvalidInput([rules.Problem("event", "archived")])
     if not isinstance(sheets, list) or not sheets:
         raise rules.InvalidInput([rules.Problem("", "not_list")])
     larp, errors, _ = check_sheets(event, sheets)
@@ -50,6 +52,87 @@ def import_sheets(event: Event, sheets: list[Any]) -> list[Character]:
     db.session.flush()
     ensure_badges(characters)
     return characters
+
+
+def check_open(character: Character) -> None:
+    """Refuse (RuleError) anything new for a withdrawn character or on an archived event."""
+    if character.event.archived_at is not None:
+        raise rules.RuleError("event_archived")
+    if character.withdrawn_at is not None:
+        raise rules.RuleError("character_withdrawn")
+
+
+def record_change(
+    character: Character, before: dict | None, user: User | None, source: str
+) -> SheetChange:
+    """Keep who changed the character's tabletop sheet, when, from where, before and after."""
+    change = SheetChange(
+        character_id=character.id,
+        at=now_utc(),
+        user_id=user.id if user else None,
+        author=user.username if user else None,
+        source=source,
+        before=before,
+        after=character.tabletop,
+    )
+    db.session.add(change)
+    return change
+
+
+def apply_sheet(character: Character, raw: dict, sheet: rules.LarpSheet) -> None:
+    """Put a checked tabletop sheet and its larp sheet on the character (the log stays)."""
+    character.player = sheet.player
+    character.name = sheet.character
+    character.faction = sheet.faction
+    character.tabletop = raw
+    character.larp = sheet.to_dict()
+
+
+def edit_sheet(character: Character, raw: Any, user: User | None, source: str = "form") -> bool:
+    """Replace the tabletop sheet, recompute the larp sheet, record the change.
+
+    InvalidInput names every bad field as import does; False when nothing changed.
+    """
+    if character.event.archived_at is not None:
+        raise rules.InvalidInput([rules.Problem("event", "archived")])
+    sheet, checker = rules.check_sheet(raw, event_settings(character.event))
+    checker.raise_if_errors()
+    if raw == character.tabletop:
+        return False
+    before = character.tabletop
+    apply_sheet(character, raw, sheet)
+    record_change(character, before, user, source)
+    db.session.flush()
+    return True
+
+
+def sheet_history(character: Character) -> list[SheetChange]:
+    return list(
+        db.session.scalars(
+            db.select(SheetChange)
+            .where(SheetChange.character_id == character.id)
+            .order_by(SheetChange.id.desc())
+        )
+    )
+
+
+def changed_fields(before: dict | None, after: dict) -> list[str]:
+    """The sheet's fields that differ, one level deep (``attributes.x``, ``weapons``...)."""
+    before = before or {}
+    names = []
+    for key in sorted(set(before) | set(after), key=lambda k: (k not in after, k)):
+        old, new = before.get(key), after.get(key)
+        if isinstance(old, dict) and isinstance(new, dict):
+            names += [f"{key}.{k}" for k in sorted(set(old) | set(new)) if old.get(k) != new.get(k)]
+        elif old != new:
+            names.append(key)
+    return names
+
+
+def withdraw(character: Character, withdrawn: bool = True) -> None:
+    """Withdraw a character from its event (kept with its log), or bring it back."""
+    character.withdrawn_at = now_utc() if withdrawn else None
+    db.session.flush()
 
 
 def larp_sheet(character: Character) -> rules.LarpSheet:

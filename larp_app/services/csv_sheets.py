@@ -45,6 +45,8 @@ COLUMNS = (
     "weapons",
     "notes",
 )
+# Read, never written: the event's character id, so a re-import matches rows by it.
+ID_COLUMN = "id"
 REQUIRED_COLUMNS = ("player", "character", "corpo", "equilibrio", "mente", "spirito")
 ATTRIBUTES = ("corpo", "equilibrio", "mente", "spirito")
 ARMOUR_INTS = ("deflection", "absorption", "max_equilibrio")
@@ -94,7 +96,7 @@ def _check_columns(names: list[str], rows: list[list[str]]) -> None:
             # Excel often writes trailing empty columns; a nameless column is only wrong with data.
             if any(i < len(r) and r[i].strip() for r in rows):
                 problems.append(rules.Problem(f"columns[{i}]", "unknown_column", {"got": ""}))
-        elif name not in COLUMNS:
+        elif name not in COLUMNS and name != ID_COLUMN:
             problems.append(
                 rules.Problem(
                     f"columns.{name}", "unknown_column", {"got": name, "allowed": list(COLUMNS)}
@@ -113,6 +115,8 @@ def _check_columns(names: list[str], rows: list[list[str]]) -> None:
 def _read_row(row: dict[str, str]) -> dict[str, Any]:
     cell = {k: v.strip() for k, v in row.items() if k}
     sheet: dict[str, Any] = {}
+    if cell.get(ID_COLUMN):
+        sheet[ID_COLUMN] = _integer(cell[ID_COLUMN])
     for key in ("player", "character", "faction"):
         if cell.get(key):
             sheet[key] = cell[key]

@@ -15,7 +15,7 @@ from .. import rules
 from ..extensions import db
 from ..messages import refusal_message
 from ..models import Character, Entry, RefusedEntry, User
-from .characters import larp_sheet
+from .characters import check_open, larp_sheet
 from .clock import now_utc
 from .events import event_settings
 
@@ -237,6 +237,7 @@ def record_entry(
     before is refused again with the same reason, and a new refusal is kept for the
     organiser (``RefusedEntry``): the caller commits after a RuleError too.
     """
+    check_open(character)
     now = now_utc()
     entry = rules.read_entry(raw)  # invalid input is refused before any lock is taken
     sent = rules.entry_to_dict(entry)

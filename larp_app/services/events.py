@@ -90,3 +90,9 @@ def shipped_tables(ruleset: str) -> dict[str, Any]:
 def status_catalogue(event: Event) -> dict:
     """The statuses (EX Nihilo) or conditions (Athkri) referees apply at this event."""
     return event_settings(event).tables[rules.get_ruleset(event.ruleset).catalogue]
+
+
+def archive_event(event: Event, archived: bool = True) -> None:
+    """Make an event read-only and take it out of the referees' roster (or open it again)."""
+    event.archived_at = now_utc() if archived else None
+    db.session.flush()

@@ -116,15 +116,27 @@ def character_kit(character: Character, at: datetime) -> dict[str, Any]:
 
 
 def phone_roster(locale: str, at: datetime) -> dict[str, Any]:
-    """Every event, character and active badge, as a referee's phone keeps them offline."""
-    events = db.session.scalars(select(Event).order_by(Event.id)).all()
+    """Every open event, its characters still in play and their active badges, as a referee's
+    phone keeps them offline."""
+    # An archived event is read-only: none of it goes to the phones.
+    events = db.session.scalars(
+        select(Event).where(Event.archived_at.is_(None)).order_by(Event.id)
+    ).all()
+    open_events = select(Event.id).where(Event.archived_at.is_(None))
     characters = db.session.scalars(
-        select(Character).options(selectinload(Character.event)).order_by(Character.id)
+        select(Character)
+        .options(selectinload(Character.event))
+        .where(Character.event_id.in_(open_events), Character.withdrawn_at.is_(None))
+        .order_by(Character.id)
     ).all()
     badges = db.session.execute(
         select(Badge.secret, Badge.short_code, Character.id, Character.event_id)
         .join(Character, Badge.character_id == Character.id)
-        .where(Badge.revoked_at.is_(None))
+        .where(
+            Badge.revoked_at.is_(None),
+            Character.event_id.in_(open_events),
+            Character.withdrawn_at.is_(None),
+        )
     ).all()
     return {
         "events": [event_kit(e, locale) for e in events],

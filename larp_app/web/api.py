@@ -15,11 +15,12 @@ from ..extensions import db
 from ..messages import problem_message, refusal_message
 from ..models import Character, Event
 from ..services.badges import BadgeRefused, issue_badge, resolve_badge, scan_url, status_url
-from ..services.characters import check_sheets, import_sheets
+from ..services.characters import check_sheets, edit_sheet, import_sheets, withdraw
 from ..services.clock import now_utc
 from ..services.conflicts import Voided, dismiss, recently_logged, voided_for
 from ..services.entries import log_of, record_entry, state_of
-from ..services.events import create_event
+from ..services.events import archive_event, create_event
+from ..services.exports import export_data
 from ..services.roster import phone_roster
 from ..services.sync import sync_one
 from ..services.users import user_for_token
@@ -276,6 +277,53 @@ def voided_json(item: Voided) -> dict:
 
 def _your_conflicts(character: Character) -> list[dict]:
     return [voided_json(v) for v in voided_for(g.user, [character], now_utc())]
+
+
+@bp.put("/characters/<int:character_id>/sheet")
+@requires("organiser")
+def put_sheet(character_id: int):
+    """Replace the tabletop sheet: checked as an import, the larp sheet recomputed, the log kept,
+    the change recorded."""
+    character = _character(character_id)
+    changed = edit_sheet(character, _json_body(), g.user, source="api")
+    answer = {**_character_json(character, warnings=True), "changed": changed}
+    db.session.commit()
+    return jsonify(answer)
+
+
+@bp.post("/characters/<int:character_id>/withdraw")
+@requires("organiser")
+def post_withdraw(character_id: int):
+    """Withdraw from the event (``{"withdrawn": false}`` brings the character back)."""
+    character = _character(character_id)
+    body = request.get_json(silent=True) or {}
+    withdrawn = body.get("withdrawn", True) if isinstance(body, dict) else True
+    if not isinstance(withdrawn, bool):
+        raise rules.InvalidInput([rules.Problem("withdrawn", "not_bool", {"got": withdrawn})])
+    withdraw(character, withdrawn)
+    db.session.commit()
+    return jsonify({"id": character.id, "withdrawn": withdrawn})
+
+
+@bp.post("/events/<int:event_id>/archive")
+@requires("organiser")
+def post_archive(event_id: int):
+    """Archive the event (read-only, out of the roster); ``{"archived": false}`` reopens it."""
+    event = db.get_or_404(Event, event_id)
+    body = request.get_json(silent=True) or {}
+    archived = body.get("archived", True) if isinstance(body, dict) else True
+    if not isinstance(archived, bool):
+        raise rules.InvalidInput([rules.Problem("archived", "not_bool", {"got": archived})])
+    archive_event(event, archived)
+    db.session.commit()
+    return jsonify({"id": event.id, "archived": archived})
+
+
+@bp.get("/events/<int:event_id>/export")
+@requires("organiser")
+def get_export(event_id: int):
+    """Final states, one per character, and the whole log."""
+    return jsonify(export_data(db.get_or_404(Event, event_id), now_utc()))
 
 
 @bp.get("/characters/<int:character_id>/state")

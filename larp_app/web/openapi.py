@@ -167,6 +167,38 @@ OPENAPI = {
                 "responses": {"200": _json(_OBJECT), **_errors(401, 404)},
             }
         },
+        "/characters/{id}/sheet": {
+            "put": {
+                "summary": "Replace the tabletop sheet; the larp sheet is recomputed, the log kept,"
+                " the change recorded (organisers)",
+                "parameters": [_ID],
+                "requestBody": {"content": {"application/json": {"schema": _OBJECT}}},
+                "responses": {"200": _json(_OBJECT), **_errors(401, 403, 404, 422)},
+            }
+        },
+        "/characters/{id}/withdraw": {
+            "post": {
+                "summary": "Withdraw from the event, or {withdrawn: false} to bring back"
+                " (organisers)",
+                "parameters": [_ID],
+                "responses": {"200": _json(_OBJECT), **_errors(401, 403, 404, 422)},
+            }
+        },
+        "/events/{id}/archive": {
+            "post": {
+                "summary": "Archive the event (read-only, out of the roster), or {archived:"
+                " false} to reopen (organisers)",
+                "parameters": [_ID],
+                "responses": {"200": _json(_OBJECT), **_errors(401, 403, 404, 422)},
+            }
+        },
+        "/events/{id}/export": {
+            "get": {
+                "summary": "Final states (one per character) and the whole log (organisers)",
+                "parameters": [_ID],
+                "responses": {"200": _json(_OBJECT), **_errors(401, 403, 404)},
+            }
+        },
         "/characters/{id}/state": {
             "get": {
                 "summary": "The state at an instant, with your_conflicts: the caller's entries "

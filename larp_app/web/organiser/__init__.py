@@ -4,4 +4,15 @@ from flask import Blueprint
 
 bp = Blueprint("organiser", __name__)
 
-from . import badges, board, characters, events, imports, refusals, users  # noqa: E402, F401  (they add routes)
+from . import (  # noqa: E402, F401  (they add routes)
+    after,
+    badges,
+    board,
+    characters,
+    checkin,
+    events,
+    imports,
+    refusals,
+    sheets,
+    users,
+)

@@ -178,6 +178,7 @@ def board_live(event_id: int):
                     "name": r.character.name,
                     "player": r.character.player,
                     "faction": r.character.faction,
+                    "present": r.character.present_at is not None,
                     "state": live_state(r.snapshot),
                 }
                 for r in context["rows"]

@@ -11,7 +11,7 @@ from ... import rules
 from ...extensions import db
 from ...messages import problem_message, refusal_message
 from ...models import Character, Event
-from ...services.characters import find_characters
+from ...services.characters import changed_fields, find_characters, sheet_history
 from ...services.clock import now_utc
 from ...services.entries import log_of, record_entry, state_of
 from ...services.events import event_settings, status_catalogue
@@ -40,6 +40,8 @@ def character(character_id: int):
         entries=entries,
         undone=undone,
         conflicts=conflicts,
+        history=sheet_history(character),
+        changed_fields=changed_fields,
     )
 
 
@@ -99,6 +101,9 @@ def print_sheets(event_id: int):
     event = db.get_or_404(Event, event_id)
     faction = request.args.get("faction", "")
     characters = find_characters(event, faction=faction)
+    one = request.args.get("character", type=int)
+    if one is not None:  # one larp sheet, e.g. at the check-in desk
+        characters = [c for c in characters if c.id == one]
     catalogue = status_catalogue(event)
     return render_template(
         "organiser/print.html",

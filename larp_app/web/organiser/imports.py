@@ -4,16 +4,15 @@ from __future__ import annotations
 
 import json
 
-from flask import Response, flash, redirect, render_template, request, url_for
+from flask import Response, flash, g, redirect, render_template, request, url_for
 from flask_babel import gettext as _
-from flask_babel import ngettext
 
 from ... import rules
 from ...extensions import db
 from ...messages import problem_message
 from ...models import Event
-from ...services.characters import check_sheets, import_sheets
 from ...services.csv_sheets import template_csv
+from ...services.reimport import ADDED, UNCHANGED, UPDATED, apply_import, plan_import
 from ...services.sheet_files import read_sheet_file
 from ..auth import login_required
 from . import bp
@@ -66,16 +65,28 @@ def import_preview(event_id: int):
             event=event,
             file_errors=[problem_message(p) for p in exc.problems],
         ), 422
-    larp, errors, warnings = check_sheets(event, sheets)
+    plan = plan_import(event, sheets)
+    errors = [p for p in plan.errors if p.path.startswith("[")]
+    whole = [p for p in plan.errors if not p.path.startswith("[")]
+    if event.archived_at is not None:
+        whole.insert(0, rules.Problem("event", "archived"))
+    if whole:
+        return render_template(
+            "organiser/import.html",
+            event=event,
+            file_errors=[problem_message(p) for p in whole],
+        ), 422
     return render_template(
         "organiser/import_preview.html",
         event=event,
         sheets=sheets,
-        larp=larp,
+        plan=plan,
+        larp=plan.larp,
         rows=rows,
         errors=_by_row(errors),
-        warnings=_by_row(warnings),
+        warnings=_by_row(plan.warnings),
         error_count=len(errors),
+        counts={k: plan.count(k) for k in (ADDED, UPDATED, UNCHANGED)},
         payload=json.dumps(sheets, ensure_ascii=False) if not errors else "",
     ), 422 if errors else 200
 
@@ -85,7 +96,7 @@ def import_preview(event_id: int):
 def import_confirm(event_id: int):
     event = db.get_or_404(Event, event_id)
     try:
-        characters = import_sheets(event, json.loads(request.form.get("sheets", "[]")))
+        plan = apply_import(event, json.loads(request.form.get("sheets", "[]")), g.user)
     except (rules.InvalidInput, json.JSONDecodeError):
         db.session.rollback()
         flash(
@@ -95,7 +106,12 @@ def import_confirm(event_id: int):
         return redirect(url_for("organiser.import_form", event_id=event.id))
     db.session.commit()
     flash(
-        ngettext("Imported %(num)d character.", "Imported %(num)d characters.", len(characters)),
+        _(
+            "Imported: %(added)d added, %(updated)d updated, %(unchanged)d unchanged.",
+            added=plan.count(ADDED),
+            updated=plan.count(UPDATED),
+            unchanged=plan.count(UNCHANGED),
+        ),
         "info",
     )
     return redirect(url_for("organiser.event", event_id=event.id))
