@@ -16,6 +16,7 @@ from .badges import LAYOUTS, PAPERS
 from .extensions import db
 from .messages import badge_labels, problem_message, refusal_message
 from .models import Event
+from .services.backups import BackupError, create_backup, default_path, restore_backup
 from .services.badge_prints import print_badges
 from .services.characters import import_sheets
 from .services.demo import load_demo
@@ -28,6 +29,7 @@ log_cli = AppGroup("log", help="Work with exported referee logs.")
 event_cli = AppGroup("event", help="Create events.")
 users_cli = AppGroup("users", help="Create organiser and referee accounts.")
 badges_cli = AppGroup("badges", help="Print badges.")
+backup_cli = AppGroup("backup", help="Back up the database while the app serves; restore it.")
 
 
 settings_option = click.option(
@@ -40,7 +42,7 @@ settings_option = click.option(
 
 
 def register(app: Flask) -> None:
-    for group in (sheets_cli, log_cli, event_cli, users_cli, badges_cli):
+    for group in (sheets_cli, log_cli, event_cli, users_cli, badges_cli, backup_cli):
         app.cli.add_command(group)
     app.cli.add_command(demo_command)
 
@@ -233,3 +235,36 @@ def badges_print_command(event_id, out, layout, paper, faction, only_new, base_u
         click.echo("no badges to print: nothing written")
     else:
         click.echo(f"{count} badges written to {out} ({layout}, {paper})")
+
+
+@backup_cli.command("create")
+@click.argument("path", required=False, type=click.Path(dir_okay=False))
+def backup_create_command(path: str | None) -> None:
+    """Write a consistent copy of the database to PATH (default: instance/backups/)."""
+    uri = current_app.config["SQLALCHEMY_DATABASE_URI"]
+    try:
+        target = (
+            Path(path) if path else default_path(uri, Path(current_app.instance_path) / "backups")
+        )
+        written = create_backup(uri, target)
+    except BackupError as exc:
+        click.echo(str(exc), err=True)
+        sys.exit(2)
+    click.echo(f"backup written to {written} ({written.stat().st_size} bytes)")
+
+
+@backup_cli.command("restore")
+@click.argument("path", type=click.Path(dir_okay=False))
+@click.option("--yes", is_flag=True, help="Do not ask before replacing the database.")
+def backup_restore_command(path: str, yes: bool) -> None:
+    """Replace the database with the backup at PATH (stop the app first)."""
+    uri = current_app.config["SQLALCHEMY_DATABASE_URI"]
+    if not yes:
+        click.confirm("Replace everything in the database with this backup?", abort=True)
+    db.engine.dispose()  # no pooled connection of this process holds the old tables
+    try:
+        restore_backup(uri, Path(path))
+    except BackupError as exc:
+        click.echo(str(exc), err=True)
+        sys.exit(2)
+    click.echo(f"database restored from {path}")
