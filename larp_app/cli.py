@@ -20,13 +20,14 @@ from .services.backups import BackupError, create_backup, default_path, restore_
 from .services.badge_prints import print_badges
 from .services.characters import import_sheets
 from .services.demo import load_demo
+from .services.event_archive import ArchiveRefused, export_event, import_event
 from .services.events import create_event
 from .services.sheet_files import read_json, read_sheet_file
 from .services.users import ROLES, create_user
 
 sheets_cli = AppGroup("sheets", help="Check, convert and import character sheets.")
 log_cli = AppGroup("log", help="Work with exported referee logs.")
-event_cli = AppGroup("event", help="Create events.")
+event_cli = AppGroup("event", help="Create events; move one between databases.")
 users_cli = AppGroup("users", help="Create organiser and referee accounts.")
 badges_cli = AppGroup("badges", help="Print badges.")
 backup_cli = AppGroup("backup", help="Back up the database while the app serves; restore it.")
@@ -165,6 +166,41 @@ def event_create_command(name: str, ruleset: str, settings_file: str | None) -> 
         _fail(exc.problems)
     db.session.commit()
     click.echo(f"event {event.id}: {event.name} ({event.ruleset})")
+
+
+@event_cli.command("export")
+@click.argument("event_id", metavar="EVENT", type=int)
+@click.option("--out", required=True, type=click.Path(dir_okay=False), metavar="FILE")
+def event_export_command(event_id: int, out: str) -> None:
+    """Write EVENT to one archive FILE: everything but passwords (keep it as safe as a backup)."""
+    event = db.session.get(Event, event_id)
+    if event is None:
+        _fail([rules.Problem("EVENT", "not_found", {"got": event_id})])
+    archive = export_event(event)
+    path = Path(out)
+    path.touch(mode=0o600)  # badge secrets are inside: readable by this account only
+    path.write_text(json.dumps(archive, ensure_ascii=False, indent=1), encoding="utf-8")
+    click.echo(
+        f"event {event.id} written to {out}: {len(archive['characters'])} characters, "
+        f"{len(archive['entries'])} entries"
+    )
+
+
+@event_cli.command("import")
+@click.argument("archive_file", metavar="FILE", type=click.Path(dir_okay=False, exists=True))
+def event_import_command(archive_file: str) -> None:
+    """Load an event archive written by `event export` into this database, once."""
+    archive = _load_json(archive_file, "FILE")
+    try:
+        event, made = import_event(archive)
+    except ArchiveRefused as exc:
+        db.session.rollback()
+        click.echo(str(exc), err=True)
+        sys.exit(2)
+    db.session.commit()
+    click.echo(f"imported as event {event.id}: {event.name} ({len(event.characters)} characters)")
+    for username, password in made:
+        click.echo(f"new account {username}: password {password}")
 
 
 @users_cli.command("create")
