@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -11,7 +12,7 @@ import click
 from flask import Flask, current_app
 from flask.cli import AppGroup, with_appcontext
 
-from . import rules
+from . import rules, tls
 from .badges import LAYOUTS, PAPERS
 from .extensions import db
 from .messages import badge_labels, problem_message, refusal_message
@@ -30,6 +31,7 @@ log_cli = AppGroup("log", help="Work with exported referee logs.")
 event_cli = AppGroup("event", help="Create events; move one between databases.")
 users_cli = AppGroup("users", help="Create organiser and referee accounts.")
 badges_cli = AppGroup("badges", help="Print badges.")
+tls_cli = AppGroup("tls", help="HTTPS on a laptop: a local authority phones trust.")
 backup_cli = AppGroup("backup", help="Back up the database while the app serves; restore it.")
 
 
@@ -43,7 +45,7 @@ settings_option = click.option(
 
 
 def register(app: Flask) -> None:
-    for group in (sheets_cli, log_cli, event_cli, users_cli, badges_cli, backup_cli):
+    for group in (sheets_cli, log_cli, event_cli, users_cli, badges_cli, backup_cli, tls_cli):
         app.cli.add_command(group)
     app.cli.add_command(demo_command)
 
@@ -254,8 +256,10 @@ def badges_print_command(event_id, out, layout, paper, faction, only_new, base_u
     if event is None:
         _fail([rules.Problem("EVENT", "not_found", {"got": event_id})])
     base = base_url or current_app.config.get("PUBLIC_BASE_URL")
-    if not base:
-        _fail([rules.Problem("--base-url", "required", {})])
+    if not base:  # the address `make run` prints, where phones reach this laptop
+        port = int(os.environ.get("PORT") or 5000)
+        base = tls.laptop_base_url(current_app, port)
+        click.echo(f"QR codes point at {base} (--base-url to change)")
     count = print_badges(
         event,
         out,
@@ -304,3 +308,32 @@ def backup_restore_command(path: str, yes: bool) -> None:
         click.echo(str(exc), err=True)
         sys.exit(2)
     click.echo(f"database restored from {path}")
+
+
+@tls_cli.command("init")
+@click.option("--name", "names", multiple=True, help="Another DNS name for this machine.")
+@click.option("--ip", "addresses", multiple=True, help="Another IP address for this machine.")
+@click.option("--keep", is_flag=True, help="Change nothing while the certificate still fits.")
+def tls_init_command(names: tuple[str, ...], addresses: tuple[str, ...], keep: bool) -> None:
+    """Make the local authority (once) and a server certificate for this machine's addresses.
+
+    Run it again after the laptop changes network, or yearly: phones keep the authority.
+    """
+    files = tls.tls_files(current_app)
+    all_names = [*tls.default_names(), *names]
+    all_addresses = [*tls.lan_addresses(), "127.0.0.1", *addresses]
+    try:
+        for address in addresses:
+            tls.ipaddress.ip_address(address)
+    except ValueError:
+        _fail([rules.Problem("--ip", "not_ip", {"got": address})])
+    if keep and files.ca_cert.exists() and tls.covers(files, all_names, all_addresses):
+        click.echo(f"HTTPS certificate kept: {files.cert}")
+        return
+    _cert, new = tls.ensure_authority(files, all_names[0])
+    server = tls.issue_server_certificate(files, all_names, all_addresses)
+    click.echo(f"authority: {files.ca_cert}" + (" (new: phones install it once)" if new else ""))
+    click.echo(
+        f"server certificate: {files.cert}, until {server.not_valid_after_utc:%Y-%m-%d}, for "
+        + ", ".join([*dict.fromkeys(all_names), *dict.fromkeys(all_addresses)])
+    )
