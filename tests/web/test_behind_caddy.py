@@ -19,6 +19,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 import uuid
+from pathlib import Path
 
 import pytest
 from werkzeug.serving import make_server
@@ -36,6 +37,7 @@ from .helpers import TOKEN
 pytestmark = pytest.mark.skipif(
     not shutil.which("caddy"), reason="Caddy is not installed (.ci/run installs Debian's caddy)"
 )
+CADDYFILE = Path(__file__).resolve().parents[2] / "deploy" / "Caddyfile"
 CLIENT = "127.0.0.2"  # the phone; Caddy reaches the app from 127.0.0.1
 
 
@@ -60,28 +62,26 @@ def proxied(database_url, tmp_path):
     threading.Thread(target=server.serve_forever, daemon=True).start()
     port = free_port()
     data = tmp_path / "caddy"
-    (tmp_path / "Caddyfile").write_text(
-        f"""{{
-    admin off
-    auto_https disable_redirects
-    skip_install_trust
-    storage file_system {data}
-    servers {{
-        protocols h1 h2
-    }}
-}}
-https://localhost:{port} {{
-    bind 127.0.0.1
-    tls internal
-    reverse_proxy 127.0.0.1:{server.server_port}
-}}
-""",
-        encoding="utf-8",
-    )
+    # The README's deploy/Caddyfile, its option lines filled for a test on 127.0.0.1.
+    options = {
+        "CADDY_GLOBAL_OPTIONS": "\n".join(
+            [
+                "admin off",
+                "auto_https disable_redirects",
+                "skip_install_trust",
+                f"storage file_system {data}",
+                "servers {\nprotocols h1 h2\n}",
+            ]
+        ),
+        "LARP_SITE": f"https://localhost:{port}",
+        "LARP_SITE_OPTIONS": "bind 127.0.0.1\ntls internal",
+        "LARP_PORT": str(server.server_port),
+    }
     log = (tmp_path / "caddy.log").open("wb")
     caddy = subprocess.Popen(
-        ["caddy", "run", "--config", str(tmp_path / "Caddyfile"), "--adapter", "caddyfile"],
-        env={"HOME": str(tmp_path), "XDG_DATA_HOME": str(data), "XDG_CONFIG_HOME": str(data)},
+        ["caddy", "run", "--config", str(CADDYFILE), "--adapter", "caddyfile"],
+        env={"HOME": str(tmp_path), "XDG_DATA_HOME": str(data), "XDG_CONFIG_HOME": str(data)}
+        | options,
         stdout=subprocess.DEVNULL,
         stderr=log,
     )
