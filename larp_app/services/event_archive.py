@@ -178,6 +178,15 @@ def import_event(archive: Any) -> tuple[Event, list[tuple[str, str]]]:
     """
     if not isinstance(archive, dict) or archive.get("format") != FORMAT:
         raise ArchiveRefused(f"FILE: not an event archive of this app (format {FORMAT})")
+    try:
+        return _import(archive)
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise ArchiveRefused(
+            f"FILE: a damaged event archive ({type(exc).__name__}: {exc}): nothing imported"
+        ) from exc
+
+
+def _import(archive: dict[str, Any]) -> tuple[Event, list[tuple[str, str]]]:
     why = _already_here(archive)
     if why is not None:
         raise ArchiveRefused(

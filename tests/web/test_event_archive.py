@@ -157,3 +157,20 @@ def test_a_file_that_is_not_an_event_archive_is_refused_in_words(runner, tmp_pat
     answer = runner.invoke(args=["event", "import", str(path)])
     assert answer.exit_code == 2
     assert "not an event archive" in answer.output
+
+
+def test_a_damaged_archive_is_refused_in_words_and_imports_nothing(app, runner, tmp_path):
+    event_id = play_an_event(app)
+    archive = export(runner, event_id, tmp_path / "event.json")
+    archive["event"]["name"] = "Another"
+    archive["entries"] = []
+    for character in archive["characters"]:
+        character["player_secret"] = None
+        character["badges"] = []
+    del archive["refusals"][0]["character"]
+    (tmp_path / "damaged.json").write_text(json.dumps(archive), encoding="utf-8")
+    answer = runner.invoke(args=["event", "import", str(tmp_path / "damaged.json")])
+    assert answer.exit_code == 2
+    assert "damaged event archive" in answer.output
+    with app.app_context():
+        assert db.session.scalar(db.select(Event).where(Event.name == "Another")) is None
