@@ -35,18 +35,30 @@ messages: install
 	$(BIN)/pybabel update -w 100 -i larp_app/translations/messages.pot -d larp_app/translations
 
 # This machine's address on the LAN: phones reach it there, and badge QR codes point there.
-# CERT and KEY (PEM files of a certificate the phones trust) serve HTTPS: phones give the
-# camera, the service worker and offline use only to a secure page.
+# HTTPS by default (phones give the camera, the service worker and offline use only to a
+# secure page): `flask tls init --keep` makes a local authority and a certificate for this
+# machine in instance/tls/ the first time, and a plain-HTTP page on TRUST_PORT shows phones
+# how to trust it. CERT and KEY serve other PEM files instead; HTTPS=0 serves plain HTTP.
 LAN_IP := $(shell hostname -I 2>/dev/null | cut -d' ' -f1 | grep . || echo 127.0.0.1)
+HTTPS ?= 1
+TRUST_PORT ?= 8080
+TLS_INIT := $(if $(CERT),,$(filter 1,$(HTTPS)))
+CERT ?= $(if $(TLS_INIT),instance/tls/server.pem)
+KEY ?= $(if $(TLS_INIT),instance/tls/server-key.pem)
 SCHEME := $(if $(CERT),https,http)
 TLS := $(if $(CERT),--certfile $(CERT) --keyfile $(KEY))
 run: export LARP_PUBLIC_BASE_URL ?= $(SCHEME)://$(LAN_IP):$(PORT)
+run: export LARP_TRUST_URL ?= $(if $(TLS_INIT),http://$(LAN_IP):$(TRUST_PORT)/)
 
-# Migrate, load the demo once, then serve to phones on the LAN with gunicorn's sync workers.
+# Migrate, load the demo once, then serve to phones on the LAN with gunicorn's sync workers
+# (and, with HTTPS, the trust page beside it; both stop together).
 run: install translations
 	$(FLASK) db upgrade
 	$(FLASK) demo
+	$(if $(TLS_INIT),$(FLASK) tls init --keep)
 	@echo "Open $(LARP_PUBLIC_BASE_URL)/ on a phone on this network."
+	@$(if $(TLS_INIT),echo "Each phone trusts it once: open $(LARP_TRUST_URL) (a QR code and the steps).")
+	$(if $(TLS_INIT),$(BIN)/gunicorn --workers 1 --bind $(HOST):$(TRUST_PORT) 'larp_app.trust:create_trust_app()' & trust=$$!; trap 'kill $$trust 2>/dev/null' EXIT INT TERM;) \
 	$(BIN)/gunicorn --workers $(WORKERS) --worker-class sync --bind $(HOST):$(PORT) $(TLS) 'larp_app:create_app()'
 
 lint: install

@@ -41,6 +41,13 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     csrf.init_app(app)
     cli.register(app)
     web.register(app)
+    proxies = int(app.config.get("TRUSTED_PROXIES") or 0)
+    if proxies:  # the client's address, scheme and host as the proxies saw them
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(
+            app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies, x_port=proxies
+        )
     return app
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -11,14 +12,16 @@ import click
 from flask import Flask, current_app
 from flask.cli import AppGroup, with_appcontext
 
-from . import rules
+from . import rules, tls
 from .badges import LAYOUTS, PAPERS
 from .extensions import db
 from .messages import badge_labels, problem_message, refusal_message
 from .models import Event
+from .services.backups import BackupError, create_backup, default_path, restore_backup
 from .services.badge_prints import print_badges
 from .services.campaign import continue_event
 from .services.demo import load_demo
+from .services.event_archive import ArchiveRefused, export_event, import_event
 from .services.events import archive_event, create_event
 from .services.reimport import ADDED, UNCHANGED, UPDATED, apply_import
 from .services.sheet_files import read_json, read_sheet_file
@@ -26,9 +29,13 @@ from .services.users import ROLES, create_user
 
 sheets_cli = AppGroup("sheets", help="Check, convert and import character sheets.")
 log_cli = AppGroup("log", help="Work with exported referee logs.")
-event_cli = AppGroup("event", help="Create, archive and continue events; read their settings.")
+event_cli = AppGroup(
+    "event", help="Create, archive and continue events; read their settings; move one."
+)
 users_cli = AppGroup("users", help="Create organiser and referee accounts.")
 badges_cli = AppGroup("badges", help="Print badges.")
+tls_cli = AppGroup("tls", help="HTTPS on a laptop: a local authority phones trust.")
+backup_cli = AppGroup("backup", help="Back up the database while the app serves; restore it.")
 
 
 settings_option = click.option(
@@ -41,7 +48,7 @@ settings_option = click.option(
 
 
 def register(app: Flask) -> None:
-    for group in (sheets_cli, log_cli, event_cli, users_cli, badges_cli):
+    for group in (sheets_cli, log_cli, event_cli, users_cli, badges_cli, backup_cli, tls_cli):
         app.cli.add_command(group)
     app.cli.add_command(demo_command)
 
@@ -246,6 +253,41 @@ def event_continue_command(event_id: int, name: str, bring_back, reissue_badges:
     )
 
 
+@event_cli.command("export")
+@click.argument("event_id", metavar="EVENT", type=int)
+@click.option("--out", required=True, type=click.Path(dir_okay=False), metavar="FILE")
+def event_export_command(event_id: int, out: str) -> None:
+    """Write EVENT to one archive FILE: everything but passwords (keep it as safe as a backup)."""
+    event = db.session.get(Event, event_id)
+    if event is None:
+        _fail([rules.Problem("EVENT", "not_found", {"got": event_id})])
+    archive = export_event(event)
+    path = Path(out)
+    path.touch(mode=0o600)  # badge secrets are inside: readable by this account only
+    path.write_text(json.dumps(archive, ensure_ascii=False, indent=1), encoding="utf-8")
+    click.echo(
+        f"event {event.id} written to {out}: {len(archive['characters'])} characters, "
+        f"{len(archive['entries'])} entries"
+    )
+
+
+@event_cli.command("import")
+@click.argument("archive_file", metavar="FILE", type=click.Path(dir_okay=False, exists=True))
+def event_import_command(archive_file: str) -> None:
+    """Load an event archive written by `event export` into this database, once."""
+    archive = _load_json(archive_file, "FILE")
+    try:
+        event, made = import_event(archive)
+    except ArchiveRefused as exc:
+        db.session.rollback()
+        click.echo(str(exc), err=True)
+        sys.exit(2)
+    db.session.commit()
+    click.echo(f"imported as event {event.id}: {event.name} ({len(event.characters)} characters)")
+    for username, password in made:
+        click.echo(f"new account {username}: password {password}")
+
+
 @users_cli.command("create")
 @click.argument("username")
 @click.option("--role", type=click.Choice(ROLES), required=True)
@@ -297,8 +339,10 @@ def badges_print_command(event_id, out, layout, paper, faction, only_new, base_u
     if event is None:
         _fail([rules.Problem("EVENT", "not_found", {"got": event_id})])
     base = base_url or current_app.config.get("PUBLIC_BASE_URL")
-    if not base:
-        _fail([rules.Problem("--base-url", "required", {})])
+    if not base:  # the address `make run` prints, where phones reach this laptop
+        port = int(os.environ.get("PORT") or 5000)
+        base = tls.laptop_base_url(current_app, port)
+        click.echo(f"QR codes point at {base} (--base-url to change)")
     count = print_badges(
         event,
         out,
@@ -314,3 +358,65 @@ def badges_print_command(event_id, out, layout, paper, faction, only_new, base_u
         click.echo("no badges to print: nothing written")
     else:
         click.echo(f"{count} badges written to {out} ({layout}, {paper})")
+
+
+@backup_cli.command("create")
+@click.argument("path", required=False, type=click.Path(dir_okay=False))
+def backup_create_command(path: str | None) -> None:
+    """Write a consistent copy of the database to PATH (default: instance/backups/)."""
+    uri = current_app.config["SQLALCHEMY_DATABASE_URI"]
+    try:
+        target = (
+            Path(path) if path else default_path(uri, Path(current_app.instance_path) / "backups")
+        )
+        written = create_backup(uri, target)
+    except BackupError as exc:
+        click.echo(str(exc), err=True)
+        sys.exit(2)
+    click.echo(f"backup written to {written} ({written.stat().st_size} bytes)")
+
+
+@backup_cli.command("restore")
+@click.argument("path", type=click.Path(dir_okay=False))
+@click.option("--yes", is_flag=True, help="Do not ask before replacing the database.")
+def backup_restore_command(path: str, yes: bool) -> None:
+    """Replace the database with the backup at PATH (stop the app first)."""
+    uri = current_app.config["SQLALCHEMY_DATABASE_URI"]
+    if not yes:
+        click.confirm("Replace everything in the database with this backup?", abort=True)
+    db.engine.dispose()  # no pooled connection of this process holds the old tables
+    try:
+        restore_backup(uri, Path(path))
+    except BackupError as exc:
+        click.echo(str(exc), err=True)
+        sys.exit(2)
+    click.echo(f"database restored from {path}")
+
+
+@tls_cli.command("init")
+@click.option("--name", "names", multiple=True, help="Another DNS name for this machine.")
+@click.option("--ip", "addresses", multiple=True, help="Another IP address for this machine.")
+@click.option("--keep", is_flag=True, help="Change nothing while the certificate still fits.")
+def tls_init_command(names: tuple[str, ...], addresses: tuple[str, ...], keep: bool) -> None:
+    """Make the local authority (once) and a server certificate for this machine's addresses.
+
+    Run it again after the laptop changes network, or yearly: phones keep the authority.
+    """
+    files = tls.tls_files(current_app)
+    all_names = [*tls.default_names(), *names]
+    all_addresses = [*tls.lan_addresses(), "127.0.0.1", *addresses]
+    try:
+        for address in addresses:
+            tls.ipaddress.ip_address(address)
+    except ValueError:
+        _fail([rules.Problem("--ip", "not_ip", {"got": address})])
+    if keep and files.ca_cert.exists() and tls.covers(files, all_names, all_addresses):
+        click.echo(f"HTTPS certificate kept: {files.cert}")
+        return
+    _cert, new = tls.ensure_authority(files, all_names[0])
+    server = tls.issue_server_certificate(files, all_names, all_addresses)
+    click.echo(f"authority: {files.ca_cert}" + (" (new: phones install it once)" if new else ""))
+    click.echo(
+        f"server certificate: {files.cert}, until {server.not_valid_after_utc:%Y-%m-%d}, for "
+        + ", ".join([*dict.fromkeys(all_names), *dict.fromkeys(all_addresses)])
+    )

@@ -22,6 +22,16 @@ SQLALCHEMY_ENGINE_OPTIONS = {"pool_pre_ping": True}
 # at an event). None: the address the organiser's browser used.
 PUBLIC_BASE_URL = None
 
+# The local authority and HTTPS certificate of `flask tls init`; None: instance/tls.
+TLS_FOLDER = None
+
+# The plain-HTTP page that helps phones trust the laptop's HTTPS (`make run` sets it).
+TRUST_URL = None
+
+# Reverse proxies in front of the app (Caddy: 1): their X-Forwarded-For/-Proto/-Host are
+# believed for exactly that many hops. 0: served directly, such headers are ignored.
+TRUSTED_PROXIES = 0
+
 # Where background badge prints are written; None: instance/prints.
 PRINT_FOLDER = None
 

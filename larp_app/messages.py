@@ -17,6 +17,7 @@ PROBLEMS = {
     "not_object": _l("must be an object"),
     "not_list": _l("must be a list"),
     "not_uuid": _l("must be a UUID, got {got}"),
+    "not_ip": _l("must be an IP address, got {got}"),
     "not_instant": _l("must be an ISO-8601 date and time, got {got}"),
     "not_json": _l("is not valid JSON: {detail}"),
     "too_long": _l("must be at most {max} characters, got {got}"),

@@ -145,6 +145,8 @@ class BadgeLookup(db.Model):
 class PrintJob(db.Model):
     """A badge print running in the background; the page polls its progress."""
 
+    __table_args__ = (UniqueConstraint("running_key", name="uq_print_job_running_key"),)
+
     id: Mapped[int] = mapped_column(primary_key=True)
     event_id: Mapped[int] = mapped_column(ForeignKey("event.id"), index=True)
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
@@ -155,6 +157,11 @@ class PrintJob(db.Model):
     error: Mapped[str | None] = mapped_column(String(255))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    # Touched every few seconds by the thread doing the print: a stale one means its worker died.
+    heartbeat_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    # The selection's digest while queued or running (None after): the same selection twice at
+    # once is refused by the database, whichever worker asks.
+    running_key: Mapped[str | None] = mapped_column(String(64))
 
 
 class RefusedEntry(db.Model):

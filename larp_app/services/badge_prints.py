@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import threading
 import traceback
 from collections.abc import Callable, Iterator, Mapping
+from datetime import timedelta
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from flask import Flask
+from flask import Flask, current_app
+from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
 
 from ..badges import LAYOUTS, PAPERS, BadgeFace, write_sheets
 from ..extensions import db
@@ -22,6 +26,12 @@ from .clock import now_utc
 PALETTE = ("#1f4e9c", "#b3261e", "#2e7d32", "#f2a900", "#6a1b9a", "#00838f", "#5d4037", "#c2185b")
 NO_FACTION = "#555555"
 PROGRESS_EVERY = 25  # badges between two progress updates of a background print
+# A background print touches its heartbeat this often; one silent for PRINT_STALE_SECONDS
+# (config) lost its worker (killed, restarted) and is seen as failed.
+HEARTBEAT_SECONDS = 5
+STALE_SECONDS = 30
+WORKER_STOPPED = "worker_stopped"  # the error of such a print; pages say it in words
+ACTIVE = ("queued", "running")
 
 
 def faction_colour(event: Event, faction: str | None) -> str:
@@ -112,16 +122,64 @@ def print_badges(
     return total
 
 
-def start_print_job(app: Flask, event: Event, options: dict[str, Any]) -> PrintJob:
-    """Queue a print and run it in a thread, so no web worker waits for thousands of badges."""
+def selection_key(event: Event, options: Mapping[str, Any]) -> str:
+    """The digest naming which badges a print covers: the same one twice may not run at once."""
+    chosen = {
+        "event": event.id,
+        "faction": options.get("faction", ""),
+        "only_new": bool(options.get("only_new")),
+    }
+    return hashlib.sha256(json.dumps(chosen, sort_keys=True).encode()).hexdigest()
+
+
+def expire_stale_jobs() -> int:
+    """Mark failed every queued or running print whose heartbeat stopped; return how many."""
+    stale = timedelta(seconds=current_app.config.get("PRINT_STALE_SECONDS", STALE_SECONDS))
+    now = now_utc()
+    jobs = db.session.scalars(select(PrintJob).where(PrintJob.status.in_(ACTIVE))).all()
+    dead = [j for j in jobs if (j.heartbeat_at or j.created_at) < now - stale]
+    for job in dead:
+        job.status, job.error, job.finished_at = "failed", WORKER_STOPPED, now
+        job.running_key = None
+    if dead:
+        db.session.commit()
+    return len(dead)
+
+
+def start_print_job(app: Flask, event: Event, options: dict[str, Any]) -> tuple[PrintJob, bool]:
+    """Queue a print and run it in a thread, so no web worker waits for thousands of badges.
+
+    Returns the job and True; or, when the same selection is already being printed, that
+    print and False (the database's unique running key decides, whichever worker asks).
+    """
     check_options(options)
-    job = PrintJob(event_id=event.id, options=options, status="queued", created_at=now_utc())
-    db.session.add(job)
-    db.session.commit()
+    expire_stale_jobs()
+    key = selection_key(event, options)
+    for _attempt in range(3):
+        now = now_utc()
+        job = PrintJob(
+            event_id=event.id,
+            options=options,
+            status="queued",
+            created_at=now,
+            heartbeat_at=now,
+            running_key=key,
+        )
+        db.session.add(job)
+        try:
+            db.session.commit()
+            break
+        except IntegrityError:
+            db.session.rollback()
+            running = db.session.scalar(select(PrintJob).where(PrintJob.running_key == key))
+            if running is not None:
+                return running, False
+    else:  # pragma: no cover - the running print ended three times between two statements
+        raise RuntimeError("could not queue the print")
     threading.Thread(
         target=_run, args=(app, job.id), daemon=True, name=f"badge-print-{job.id}"
     ).start()
-    return job
+    return job, True
 
 
 def job_file(app: Flask, job_id: int) -> Path:
@@ -130,10 +188,37 @@ def job_file(app: Flask, job_id: int) -> Path:
     return folder / f"badges-{job_id}.pdf"
 
 
+def _beat(app: Flask, job_id: int, stop: threading.Event) -> None:
+    """Touch the print's heartbeat until it ends; its own connection, never the print's."""
+    interval = app.config.get("PRINT_HEARTBEAT_SECONDS", HEARTBEAT_SECONDS)
+    with app.app_context():
+        while not stop.wait(interval):
+            try:
+                with db.engine.begin() as conn:
+                    conn.execute(
+                        update(PrintJob)
+                        .where(PrintJob.id == job_id, PrintJob.status.in_(ACTIVE))
+                        .values(heartbeat_at=now_utc())
+                    )
+            except Exception:  # a busy database: the next beat tries again
+                app.logger.warning("badge print %s: heartbeat missed", job_id, exc_info=True)
+
+
 def _run(app: Flask, job_id: int) -> None:
+    stop = threading.Event()
+    threading.Thread(
+        target=_beat, args=(app, job_id, stop), daemon=True, name=f"badge-print-{job_id}-beat"
+    ).start()
+    try:
+        _print_job(app, job_id)
+    finally:
+        stop.set()
+
+
+def _print_job(app: Flask, job_id: int) -> None:
     with app.app_context():
         job = db.session.get(PrintJob, job_id)
-        job.status = "running"
+        job.status, job.heartbeat_at = "running", now_utc()
         db.session.commit()
         options = dict(job.options)
         path = job_file(app, job_id)
@@ -154,5 +239,5 @@ def _run(app: Flask, job_id: int) -> None:
             job = db.session.get(PrintJob, job_id)
             job.status, job.error = "failed", f"{type(exc).__name__}: {exc}"[:255]
             app.logger.error("badge print %s failed:\n%s", job_id, traceback.format_exc())
-        job.finished_at = now_utc()
+        job.finished_at, job.running_key = now_utc(), None
         db.session.commit()

@@ -2,15 +2,23 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, render_template, request
+from flask import Blueprint, current_app, render_template, request
 
 from .auth import login_required
 
 bp = Blueprint("scanner", __name__)
+
+# Browsers treat these as secure even over plain HTTP.
+LOCAL_HOSTS = ("localhost", "127.0.0.1", "[::1]")
 
 
 @bp.get("/scan")
 @login_required("referee", "organiser")
 def scan():
     """Read a badge with the camera, or take its short code typed by hand."""
-    return render_template("referee/scan.html", event_id=request.args.get("event", type=int))
+    return render_template(
+        "referee/scan.html",
+        event_id=request.args.get("event", type=int),
+        insecure=not request.is_secure and request.host.split(":")[0] not in LOCAL_HOSTS,
+        trust_url=current_app.config.get("TRUST_URL"),
+    )

@@ -16,6 +16,8 @@ if (box) {
     }
     if (job.status === "failed") {
       status.textContent = `✖ ${job.error}`;
+      const again = document.querySelector("[data-again]");
+      if (again) again.hidden = false;
       return;
     }
     status.textContent = `… ${job.done} / ${job.total}`;

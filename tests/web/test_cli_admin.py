@@ -117,7 +117,10 @@ def test_badges_print_writes_the_pdf_of_every_badge(app, runner, tmp_path):
     assert again.output.startswith("no badges to print")
 
 
-def test_badges_print_needs_an_address_for_the_qr_codes(runner, tmp_path):
+def test_badges_print_without_base_url_points_at_the_address_make_run_prints(app, runner, tmp_path):
+    app.config["TLS_FOLDER"] = str(tmp_path / "no-tls")  # no certificate: plain HTTP
     runner.invoke(args=["demo"])
     result = runner.invoke(args=["badges", "print", "1", "--out", str(tmp_path / "b.pdf")])
-    assert result.exit_code == 2 and "--base-url: is required" in result.stderr
+    assert result.exit_code == 0, result.output
+    assert "QR codes point at http://" in result.output
+    assert ":5000 (--base-url to change)" in result.output

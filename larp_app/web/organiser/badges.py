@@ -22,7 +22,13 @@ from ...badges import LAYOUTS, PAPERS, card_png
 from ...extensions import db
 from ...messages import badge_labels
 from ...models import BadgeLookup, Character, Event, PrintJob
-from ...services.badge_prints import badge_face, faction_colour, start_print_job
+from ...services.badge_prints import (
+    WORKER_STOPPED,
+    badge_face,
+    expire_stale_jobs,
+    faction_colour,
+    start_print_job,
+)
 from ...services.badges import ensure_badges, issue_badge
 from ...services.characters import factions_of
 from ..auth import login_required
@@ -33,16 +39,36 @@ COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 
 
 def _job(event_id: int, job_id: int) -> PrintJob:
+    expire_stale_jobs()
     job = db.get_or_404(PrintJob, job_id)
     if job.event_id != event_id:
         abort(404)
     return job
 
 
+def job_error(job: PrintJob) -> str | None:
+    """Why a print failed, in the reader's language when the server knows the reason."""
+    if job.error == WORKER_STOPPED:
+        return _("its server process stopped before the end. Start it again.")
+    return job.error
+
+
+def _start(event: Event, options: dict):
+    try:
+        job, started = start_print_job(current_app._get_current_object(), event, options)
+    except ValueError as exc:
+        flash(str(exc), "error")
+        return redirect(url_for("organiser.badges", event_id=event.id))
+    if not started:
+        flash(_("The same badges are already being printed: here is that print."), "info")
+    return redirect(url_for("organiser.print_job", event_id=event.id, job_id=job.id))
+
+
 @bp.get("/events/<int:event_id>/badges")
 @login_required("organiser")
 def badges(event_id: int):
     event = db.get_or_404(Event, event_id)
+    expire_stale_jobs()
     jobs = db.session.scalars(
         db.select(PrintJob)
         .where(PrintJob.event_id == event.id)
@@ -81,19 +107,28 @@ def print_badges(event_id: int):
         "base": public_base_url(),
         "labels": badge_labels(),
     }
-    try:
-        job = start_print_job(current_app._get_current_object(), event, options)
-    except ValueError as exc:
-        flash(str(exc), "error")
-        return redirect(url_for("organiser.badges", event_id=event.id))
-    return redirect(url_for("organiser.print_job", event_id=event.id, job_id=job.id))
+    return _start(event, options)
+
+
+@bp.post("/events/<int:event_id>/badges/jobs/<int:job_id>/again")
+@login_required("organiser")
+def print_again(event_id: int, job_id: int):
+    """Start a failed print again with the same choices."""
+    job = _job(event_id, job_id)
+    if job.status != "failed":
+        abort(409)
+    return _start(db.get_or_404(Event, event_id), dict(job.options))
 
 
 @bp.get("/events/<int:event_id>/badges/jobs/<int:job_id>")
 @login_required("organiser")
 def print_job(event_id: int, job_id: int):
+    job = _job(event_id, job_id)
     return render_template(
-        "organiser/print_job.html", event=db.get_or_404(Event, event_id), job=_job(event_id, job_id)
+        "organiser/print_job.html",
+        event=db.get_or_404(Event, event_id),
+        job=job,
+        error=job_error(job),
     )
 
 
@@ -106,7 +141,7 @@ def print_job_status(event_id: int, job_id: int):
             "status": job.status,
             "done": job.done,
             "total": job.total,
-            "error": job.error,
+            "error": job_error(job),
             "download": url_for("organiser.print_download", event_id=event_id, job_id=job.id)
             if job.path
             else None,

@@ -1,0 +1,113 @@
+"""Backups while the app serves: SQLite's online backup API, or pg_dump; and restores."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+import subprocess
+from datetime import UTC, datetime
+from pathlib import Path
+
+from sqlalchemy.engine import URL, make_url
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
+PG_DUMP_MAGIC = b"PGDMP"
+
+
+class BackupError(Exception):
+    """A backup or restore that could not be done; the message says why, in words."""
+
+
+def default_path(uri: str, folder: Path) -> Path:
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+    suffix = "sqlite3" if _kind(uri) == "sqlite" else "pgdump"
+    return folder / f"larp-{stamp}.{suffix}"
+
+
+def create_backup(uri: str, path: Path) -> Path:
+    """Write a consistent copy of the database at ``uri`` to ``path``, the app serving meanwhile.
+
+    SQLite: the online backup API copies one consistent snapshot (writers wait a moment, no
+    one is refused). PostgreSQL: pg_dump's one transaction, in its custom format.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    url = make_url(uri)
+    if _kind(uri) == "sqlite":
+        partial = path.with_name(path.name + ".partial")
+        source = sqlite3.connect(_sqlite_file(url), timeout=30)
+        target = sqlite3.connect(partial)
+        try:
+            source.backup(target)
+        finally:
+            target.close()
+            source.close()
+        partial.replace(path)  # a file at PATH is always a whole backup
+        return path
+    _run(["pg_dump", "--format=custom", "--no-owner", "--file", str(path)], url)
+    return path
+
+
+def restore_backup(uri: str, path: Path) -> None:
+    """Replace the database at ``uri`` with the backup at ``path`` (refused if of another kind)."""
+    try:
+        with path.open("rb") as file:
+            head = file.read(16)
+    except OSError as exc:
+        raise BackupError(f"PATH: cannot read {path}: {exc.strerror}") from exc
+    url = make_url(uri)
+    if _kind(uri) == "sqlite":
+        if head != SQLITE_MAGIC:
+            raise BackupError(f"PATH: {path} is not a SQLite backup (this app uses SQLite)")
+        source = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        target = sqlite3.connect(_sqlite_file(url), timeout=30)
+        try:
+            source.backup(target)
+        finally:
+            target.close()
+            source.close()
+        return
+    if not head.startswith(PG_DUMP_MAGIC):
+        raise BackupError(f"PATH: {path} is not a pg_dump backup (this app uses PostgreSQL)")
+    _run(
+        ["pg_restore", "--clean", "--if-exists", "--no-owner", "--single-transaction", str(path)],
+        url,
+        database_flag=True,
+    )
+
+
+def _kind(uri: str) -> str:
+    name = make_url(uri).get_backend_name()
+    if name not in ("sqlite", "postgresql"):
+        raise BackupError(f"DATABASE_URL: backups know SQLite and PostgreSQL, not {name}")
+    return name
+
+
+def _sqlite_file(url: URL) -> str:
+    if not url.database or url.database == ":memory:":
+        raise BackupError("DATABASE_URL: an in-memory SQLite database has nothing to back up")
+    return url.database
+
+
+def _run(command: list[str], url: URL, database_flag: bool = False) -> None:
+    """Run pg_dump or pg_restore on the database at ``url``; its password never on argv."""
+    if shutil.which(command[0]) is None:
+        raise BackupError(
+            f"{command[0]} is not installed (Debian: apt-get install postgresql-client)"
+        )
+    plain = url.set(drivername="postgresql", password=None)
+    target = plain.render_as_string(hide_password=False)
+    env = dict(os.environ)
+    if url.password:
+        env["PGPASSWORD"] = str(url.password)
+    command = (
+        [*command[:-1], "--dbname", target, command[-1]]
+        if database_flag
+        else [
+            *command,
+            target,
+        ]
+    )
+    done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise BackupError(f"{command[0]} failed: {done.stderr.strip()[-500:]}")

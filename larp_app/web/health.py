@@ -1,0 +1,86 @@
+"""For whoever runs the server: /healthz, and one log line per request with its time."""
+
+from __future__ import annotations
+
+import logging
+import sys
+import time
+from datetime import UTC, datetime
+
+from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from flask import Blueprint, Flask, current_app, g, jsonify, request
+
+from ..extensions import db
+
+bp = Blueprint("health", __name__)
+
+# One line a request: "2026-12-01T10:00:00Z 192.168.1.20 GET /scan 200 12.3ms".
+request_log = logging.getLogger("larp_app.requests")
+
+
+def migration_heads() -> set[str]:
+    config = current_app.extensions["migrate"].migrate.get_config()
+    return set(ScriptDirectory.from_config(config).get_heads())
+
+
+@bp.get("/healthz")
+def healthz():
+    """200 when the database answers and its migrations are current; 503 saying what is not."""
+    body: dict = {"database": "ok"}
+    try:
+        with db.engine.connect() as conn:
+            current = set(MigrationContext.configure(conn).get_current_heads())
+    except Exception as exc:  # whatever the driver raises: the answer names it
+        body.update(status="unavailable", database=f"{type(exc).__name__}: {exc}"[:300])
+        return jsonify(body), 503
+    heads = migration_heads()
+    body["migrations"] = {"current": sorted(current), "expected": sorted(heads)}
+    if current != heads:
+        body["status"] = "migrations_pending"
+        return jsonify(body), 503
+    body["status"] = "ok"
+    response = jsonify(body)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def register(app: Flask) -> None:
+    app.register_blueprint(bp)
+    if not request_log.handlers:  # gunicorn and `flask run` both keep stderr
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("%(message)s"))
+        request_log.addHandler(handler)
+        request_log.setLevel(logging.INFO)
+        request_log.propagate = False
+    app.before_request(_start_clock)
+    app.after_request(_log_request)
+
+
+def _start_clock() -> None:
+    g.request_started = time.perf_counter()
+
+
+def _path() -> str:
+    """The path, with badge and player secrets left out (logs are read by more people)."""
+    path = request.path
+    for name, value in (request.view_args or {}).items():
+        if ("secret" in name or "token" in name) and isinstance(value, str) and value:
+            path = path.replace(value, "…")
+    return path
+
+
+def _log_request(response):
+    started = g.get("request_started")
+    took = (time.perf_counter() - started) * 1000 if started is not None else 0.0
+    when = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    request_log.info(
+        "%s %s %s %s %s %.1fms",
+        when,
+        request.remote_addr or "-",
+        request.method,
+        _path(),
+        response.status_code,
+        took,
+    )
+    return response
