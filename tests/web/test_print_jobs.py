@@ -1,6 +1,7 @@
 """Background prints cannot get stuck: a dead worker's print fails in words and starts
 again; the same selection twice at once runs once."""
 
+import threading
 from datetime import timedelta
 
 import pytest
@@ -13,6 +14,15 @@ from larp_app.services.demo import load_demo
 
 from .helpers import log_in, post_form
 from .test_badge_pages import wait_for
+
+
+def finished(app, job_id: int) -> str:
+    """Wait for the print, and for its thread to let go of its database connection."""
+    status = wait_for(app, job_id)[0]
+    for thread in threading.enumerate():
+        if thread.name.startswith(f"badge-print-{job_id}"):
+            thread.join(timeout=30)
+    return status
 
 
 @pytest.fixture
@@ -60,7 +70,7 @@ def test_a_print_whose_worker_died_is_seen_as_failed_and_can_be_started_again(
     assert again.status_code == 302
     new_id = int(again.headers["Location"].rsplit("/", 1)[1])
     assert new_id != job_id
-    assert wait_for(app, new_id)[0] == "done"
+    assert finished(app, new_id) == "done"
 
 
 def test_a_print_with_a_recent_heartbeat_is_still_running(app, organiser):
@@ -94,6 +104,6 @@ def test_another_selection_runs_beside_a_running_print(app, organiser):
     )
     new_id = int(answer.headers["Location"].rsplit("/", 1)[1])
     assert new_id != running
-    assert wait_for(app, new_id)[0] == "done"
+    assert finished(app, new_id) == "done"
     with app.app_context():
         assert db.session.get(PrintJob, new_id).running_key is None
