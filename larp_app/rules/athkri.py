@@ -300,8 +300,9 @@ def heal(state: State, entry: Heal, ctx: Context) -> State:
     track = _track(state)
     hp = min(ctx.sheet.hp_max, (0 if unconscious(state) else state.hp) + entry.amount)
     if hp > 0:
-        # Outside help: awake, and may stabilise alone again; an Indefenso save still stands.
-        track = Track(rolls=track.rolls, indefenso_due=track.indefenso_due)
+        # Outside help: awake, and may stabilise alone again; an Indefenso save still stands,
+        # and so does Daño continuo (only its save ends it).
+        track = Track(rolls=track.rolls, indefenso_due=track.indefenso_due, ongoing=track.ongoing)
     return state.evolve(hp=hp, track=track)
 
 

@@ -360,28 +360,20 @@ def tabletop_values(raw: Mapping[str, Any], tables: TableSet) -> dict[str, Any]:
 SHEET_RULES = (
     {
         "key": "stagger",
-        "name": {
-            "it": "Gravemente ferito (0 punti)",
-            "en": "Gravely wounded (0 points)",
-            "es": "Gravemente herido (0 puntos)",
-        },
         "text": {
-            "it": "A 0 punti vita il personaggio può solo barcollare o muoversi di 1 metro per "
-            "turno; qualsiasi colpo in più lo rende incosciente.",
-            "en": "At 0 hit points the character can only stagger or move 1 metre a turn; any "
-            "further blow knocks them unconscious.",
-            "es": "Con 0 puntos de vida el personaje solo puede tambalearse o moverse 1 metro por "
-            "turno; cualquier golpe más lo deja inconsciente.",
+            "it": "A 0 punti vita si può solo barcollare (1 metro per turno); un altro colpo: "
+            "incosciente.",
+            "en": "At 0 hit points, only stagger (1 metre a turn); one more blow: unconscious.",
+            "es": "Con 0 puntos de vida, solo tambalearse (1 metro por turno); otro golpe: "
+            "inconsciente.",
         },
     },
     {
         "key": "coup_de_grace",
-        "name": {"it": "Colpo di grazia", "en": "Coup de grâce", "es": "Golpe de gracia"},
         "text": {
-            "it": "Un colpo mortale mimato per almeno 3 secondi uccide un personaggio incosciente.",
-            "en": "A killing blow mimed for at least 3 seconds kills an unconscious character.",
-            "es": "Un golpe mortal fingido durante al menos 3 segundos mata a un personaje "
-            "inconsciente.",
+            "it": "Colpo di grazia: mimato per almeno 3 secondi, uccide un incosciente.",
+            "en": "Coup de grâce: mimed for at least 3 seconds, it kills an unconscious character.",
+            "es": "Golpe de gracia: fingido durante al menos 3 segundos, mata a un inconsciente.",
         },
     },
 )

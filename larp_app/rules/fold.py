@@ -186,19 +186,19 @@ def advance(state: State, t: datetime, ctx: Context) -> State:
 
 
 def _spend_energy(state: State, entry: SpendEnergy, ctx: Context) -> State:
-    if entry.advancement is not None:
-        advancement = ctx.sheet.advancement(entry.advancement)
-        if advancement is None:
-            raise RuleError("unknown_advancement", advancement=entry.advancement)
-        if entry.amount != advancement.energy_cost:
-            raise RuleError(
-                "wrong_cost",
-                advancement=entry.advancement,
-                cost=advancement.energy_cost,
-                got=entry.amount,
-            )
+    advancement = None if entry.advancement is None else ctx.sheet.advancement(entry.advancement)
+    if entry.advancement is not None and advancement is None:
+        raise RuleError("unknown_advancement", advancement=entry.advancement)
     if state.energy < entry.amount:
         raise RuleError("not_enough_energy", needs=entry.amount, has=state.energy)
+    if advancement is not None and entry.amount != advancement.energy_cost:
+        # Spending on an advancement spends what it costs.
+        raise RuleError(
+            "wrong_cost",
+            advancement=advancement.name,
+            cost=advancement.energy_cost,
+            got=entry.amount,
+        )
     energy = state.energy - entry.amount
     next_at = state.next_energy_at
     if next_at is None and ctx.recovery and energy < ctx.sheet.energy_max:

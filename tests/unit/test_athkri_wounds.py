@@ -245,6 +245,14 @@ def test_agarrado_rolls_fisico_plus_aguante_against_the_difficulty_and_frees_on_
     assert ("agarrado" in [x.key for x in s.state.statuses]) == (not roll["success"])
 
 
+def test_healing_does_not_end_dano_continuo():
+    """ "Para librarse de un Daño continuo, el personaje ha de superar una Tirada de Salvación
+    de Físico": a heal restores points, the damage keeps coming."""
+    log = [ongoing(), entry("heal", 2.5, amount=3)]
+    assert state(log, 2.5).state.hp == 19  # 20 − 2 − 2, healed by 3
+    assert state(log, 3).state.hp == 17
+
+
 def test_petrificado_adds_twenty_blindaje_and_suspends_ongoing_damage():
     """ "obtiene +20 a Blindaje [...] y cualquier Condición nociva se mantiene en suspensión
     hasta que se libre de la Petrificación"."""
