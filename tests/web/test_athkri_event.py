@@ -240,7 +240,11 @@ def test_the_import_preview_warns_about_points_that_disagree_with_fisico(organis
     answer = post_form(
         organiser,
         f"{event}/import/preview",
-        {"pasted": json.dumps([{**SHEET, "ps_max": 30}, {**SHEET, "ps_max": 3}])},
+        {
+            "pasted": json.dumps(
+                [{**SHEET, "ps_max": 30}, {**SHEET, "character": "Otra", "ps_max": 3}]
+            )
+        },
         page=f"{event}/import",
     )
     page = answer.get_data(as_text=True)
