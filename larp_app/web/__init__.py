@@ -3,7 +3,7 @@
 from flask import Flask, render_template
 
 from ..extensions import csrf
-from . import display, security
+from . import display, security, transfer
 
 
 def register(app: Flask) -> None:
@@ -20,6 +20,7 @@ def register(app: Flask) -> None:
     from .scanner import bp as scanner
 
     security.configure(app)
+    transfer.configure(app)
     display.register(app)
     for blueprint in (
         home,
