@@ -40,6 +40,9 @@ class Event(db.Model):
     # Badge band colour of each faction, "#RRGGBB"; a faction not listed gets one of a palette.
     faction_colours: Mapped[dict[str, str]] = mapped_column(JSON, default=dict, server_default="{}")
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    # Grows by one with every change to the event's characters (entries, sheets, badges) or
+    # settings: "what changed since version V" is every character whose version is above V.
+    version: Mapped[int] = mapped_column(default=0, server_default="0")
 
     characters: Mapped[list[Character]] = relationship(back_populates="event")
 
@@ -59,6 +62,8 @@ class User(db.Model):
 
 
 class Character(db.Model):
+    __table_args__ = (Index("ix_character_event_version", "event_id", "version"),)
+
     id: Mapped[int] = mapped_column(primary_key=True)
     event_id: Mapped[int] = mapped_column(ForeignKey("event.id"), index=True)
     player: Mapped[str] = mapped_column(String(120))
@@ -69,6 +74,8 @@ class Character(db.Model):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     # The player's own link (on the back of the badge): read-only, this character only.
     player_secret: Mapped[str | None] = mapped_column(String(40), unique=True, index=True)
+    # The event's version at this character's last change (services/snapshots.py).
+    version: Mapped[int] = mapped_column(default=0, server_default="0")
 
     event: Mapped[Event] = relationship(back_populates="characters")
     badges: Mapped[list[Badge]] = relationship(back_populates="character", order_by="Badge.id")

@@ -263,6 +263,15 @@ def next_save_at(state: State, ctx: Context) -> datetime | None:
     return track.unconscious_since + (track.saves + 1) * ctx.settings.turn
 
 
+def next_wound_change(state: State, ctx: Context) -> datetime | None:
+    """When time next moves the track: waking up, or the next save the app rolls."""
+    track = _track(state)
+    instants = [track.awake_at]
+    if ctx.settings.saves == "app":
+        instants.append(next_save_at(state, ctx))
+    return min((t for t in instants if t is not None), default=None)
+
+
 def advance_wounds(state: State, t: datetime, ctx: Context) -> State:
     """Each turn while unconscious the app rolls the Físico save; waking up after stabilising."""
     track = _track(state)
@@ -349,6 +358,7 @@ RULESET = Ruleset(
     },
     wound=wound,
     advance_wounds=advance_wounds,
+    next_wound_change=next_wound_change,
     catalogue="conditions",
     # A save every turn while unconscious: every second would be unplayable at a larp.
     turn_seconds=10,

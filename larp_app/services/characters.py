@@ -47,7 +47,7 @@ def import_sheets(event: Event, sheets: list[Any]) -> list[Character]:
     ]
     db.session.add_all(characters)
     db.session.flush()
-    ensure_badges(characters)
+    ensure_badges(characters)  # which marks them changed: the rosters list them
     return characters
 
 

@@ -17,6 +17,8 @@ from ..models import Character, Entry, User
 from .characters import larp_sheet
 from .clock import now_utc
 from .events import event_settings
+from .snapshots import state_of
+from .versions import changed
 
 
 @dataclass(frozen=True)
@@ -61,12 +63,6 @@ def log_of(character: Character) -> list[rules.Entry]:
     """The character's entries in arrival order, as the engine reads them."""
     cache = current_app.extensions.setdefault("larp_log_cache", LogCache())
     return cache.log(character.id)
-
-
-def state_of(character: Character, at: datetime) -> rules.Snapshot:
-    return rules.state_at(
-        larp_sheet(character), event_settings(character.event), log_of(character), at
-    )
 
 
 def _placed(entry: rules.Entry, raw: dict[str, Any], now: datetime, limits) -> datetime:
@@ -160,4 +156,5 @@ def record_entry(
     except IntegrityError:  # the same id from another request a moment ago, or another's
         db.session.rollback()  # only reads came before: nothing else is lost
         return _answer_again(character, entry.id, now)
+    changed(character)  # the event's version grows: rosters and boards learn of it
     return Recorded(fields, snapshot, created=True)
