@@ -159,7 +159,8 @@ class View:
         return Since(self.version, micros(self.at))
 
 
-def _spending(larp: dict) -> list[dict]:
+def spending(larp: dict) -> list[dict]:
+    """What costs energy (the console's spending list); passive or free ones need no entry."""
     return [
         {"name": a["name"], "energy_cost": a["energy_cost"]}
         for a in larp.get("advancements", [])
@@ -217,7 +218,8 @@ class Snapshots:
         key = settings_key(event)
         view = self.views.get(event.id)
         version = event.version
-        if view is None or view.settings != key:
+        if view is None or view.settings != key or now < view.at:
+            # (A clock set back: states are kept only forwards in time; build again.)
             view = self._build(event, key, version, now)
         else:
             if version != view.version:
@@ -253,7 +255,7 @@ class Snapshots:
             character.name,
             character.player,
             character.faction,
-            _spending(character.larp),
+            spending(character.larp),
             record,
         )
         view.rows[character.id] = row
@@ -323,3 +325,10 @@ def last_change_of(character: Character, at: datetime) -> datetime | None:
 def event_rows(event: Event, now: datetime, since: Since | None = None) -> tuple[View, list[Row]]:
     view = snapshots().view(event, now)
     return view, view.since(since)
+
+
+def state_etag(character: Character, at: datetime) -> str:
+    """The version of a character's state at ``at``: its own version and its latest change.
+    Two instants with the same tag see the same state."""
+    changed_at = last_change_of(character, at)
+    return f"state.{character.version}.{0 if changed_at is None else micros(changed_at)}"

@@ -1,6 +1,7 @@
 """What travels on the wire: compressed answers, long-lived versioned stylesheets."""
 
 import gzip
+import json
 import re
 
 import brotli
@@ -23,6 +24,13 @@ def make_cast(client, token, count):
     return event.json["id"]
 
 
+def same_roster(one: bytes, other: bytes) -> bool:
+    """The same roster, but for its version (which names the instant answered)."""
+    one, other = json.loads(one), json.loads(other)
+    one.pop("version"), other.pop("version")
+    return one == other and len(one["characters"]) == 5
+
+
 def test_the_phone_roster_is_gzipped_for_a_browser_that_accepts_gzip(client, tokens):
     make_cast(client, tokens["organiser"], 5)
     plain = client.get("/api/v1/roster", headers=auth(tokens["referee"]))
@@ -31,7 +39,7 @@ def test_the_phone_roster_is_gzipped_for_a_browser_that_accepts_gzip(client, tok
     )
     assert zipped.headers["Content-Encoding"] == "gzip"
     assert "Accept-Encoding" in zipped.headers["Vary"]
-    assert gzip.decompress(zipped.data) == plain.data
+    assert same_roster(gzip.decompress(zipped.data), plain.data)
     assert len(zipped.data) < len(plain.data) / 3
 
 
@@ -42,7 +50,7 @@ def test_brotli_is_preferred_when_the_browser_accepts_it(client, tokens):
         "/api/v1/roster", headers={**auth(tokens["referee"]), "Accept-Encoding": "gzip, br"}
     )
     assert answer.headers["Content-Encoding"] == "br"
-    assert brotli.decompress(answer.data) == plain.data
+    assert same_roster(brotli.decompress(answer.data), plain.data)
 
 
 def test_pages_scripts_and_styles_are_compressed(client):
