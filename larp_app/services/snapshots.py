@@ -93,7 +93,11 @@ class Record:
         else:
             self.snapshot = rules.snapshot_at(rules.fold_log(self.ctx, log, now), self.ctx, now)
             self.stamp = now  # said changed: the client asks again; rare and brief
-            self.due = min(e.at for e in log if e.at > now)
+            due = rules.next_change(self.snapshot.state, self.ctx)
+            self.due = min(
+                [e.at for e in log if e.at > now]
+                + ([] if due is None else [max(due, now + rules.fold.TICK)])
+            )
         self.state_json = self.snapshot.to_dict()
         del self.state_json["at"]
         self.html.clear()

@@ -180,7 +180,7 @@ def board_live(event_id: int):
             since = Since.read(f"{parts[2]}.{parts[3]}")
             if parts[4] == token.rsplit(".", 1)[1] and view.unchanged(since, event.version):
                 return _not_modified(tag)
-    since = Since.read(request.args.get("since"))
+    since = Since.read(".".join(request.args.get("since", "").split(".")[:2]))
     context = _board(event, view.at, view)
     changed_rows = {r.id for r in view.since(since)} if since else None
     response = jsonify(

@@ -5,12 +5,32 @@ import { announce, get, getAll, put, result, transaction } from "./store.js";
 
 const STORES = ["events", "characters", "badges", "meta"];
 
-// Fetch the whole roster and replace the phone's copy. Logged out (the session was ended, as
-// for a lost phone): the copy is wiped. Returns true when the roster is fresh.
-export async function refreshRoster(api) {
+// Bring the phone's roster up to date: fetched whole once, then only what changed since the
+// version the phone holds (a 304 of no body when nothing did). Logged out (the session was
+// ended, as for a lost phone): the copy is wiped. Returns true when the roster is fresh.
+// Pages opened one after another share one refresh: within RECENT_MS of the last, none.
+const RECENT_MS = 5_000;
+let running = null;
+
+export function refreshRoster(api) {
+  running ??= refresh(api).finally(() => {
+    running = null;
+  });
+  return running;
+}
+
+async function refresh(api) {
+  const [held, etag, at] = await Promise.all([
+    get("meta", "rosterVersion"),
+    get("meta", "rosterETag"),
+    rosterAt(),
+  ]);
+  if (held && at && Date.now() - at < RECENT_MS) return true;
   let response;
   try {
-    response = await fetch(`${api}/roster`, { credentials: "same-origin" });
+    const url = held ? `${api}/roster?since=${encodeURIComponent(held)}` : `${api}/roster`;
+    const headers = held && etag ? { "If-None-Match": etag } : {};
+    response = await fetch(url, { credentials: "same-origin", headers });
   } catch {
     return false; // offline: keep what the phone has
   }
@@ -19,19 +39,31 @@ export async function refreshRoster(api) {
     await put("meta", true, "loggedOut");
     return false;
   }
+  const now = Date.now();
+  if (response.status === 304) {
+    await transaction(["meta"], "readwrite", (tx) => {
+      tx.objectStore("meta").put(now, "rosterAt");
+      tx.objectStore("meta").put(now, "lastSync");
+    });
+    return true;
+  }
   if (!response.ok) return false;
   const roster = await response.json();
-  const now = Date.now();
   await transaction(STORES, "readwrite", (tx) => {
-    for (const name of ["events", "characters", "badges"]) tx.objectStore(name).clear();
-    for (const event of roster.events) tx.objectStore("events").put(event);
+    const stores = Object.fromEntries(STORES.map((name) => [name, tx.objectStore(name)]));
+    if (roster.full) for (const name of ["characters", "badges"]) stores[name].clear();
+    stores.events.clear(); // every answer lists every event
+    for (const event of roster.events) stores.events.put(event);
     for (const character of roster.characters) {
-      tx.objectStore("characters").put({ ...character, stateAt: now });
+      stores.characters.put({ ...character, stateAt: now });
     }
-    for (const [hash, id] of Object.entries(roster.badges)) tx.objectStore("badges").put(id, hash);
-    tx.objectStore("meta").put(now, "rosterAt");
-    tx.objectStore("meta").put(now, "lastSync"); // phone and server agree as of now
-    tx.objectStore("meta").put(false, "loggedOut");
+    for (const hash of roster.revoked || []) stores.badges.delete(hash);
+    for (const [hash, id] of Object.entries(roster.badges)) stores.badges.put(id, hash);
+    stores.meta.put(roster.version, "rosterVersion");
+    stores.meta.put(response.headers.get("ETag"), "rosterETag");
+    stores.meta.put(now, "rosterAt");
+    stores.meta.put(now, "lastSync"); // phone and server agree as of now
+    stores.meta.put(false, "loggedOut");
   });
   announce({ type: "roster" });
   return true;
