@@ -9,6 +9,7 @@ from flask import Response, flash, g, jsonify, redirect, render_template, reques
 from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
+from markupsafe import Markup
 from sqlalchemy import func, select
 
 from ... import rules
@@ -108,9 +109,20 @@ def _board(event: Event, now: datetime, view: View | None = None) -> dict:
         (r for r in rows if r.snapshot.wound == "dying"),
         key=lambda r: (r.snapshot.state.death_at or now, r.character.name),
     )
+    names = status_names(event)
+    locale = str(get_locale())
+
+    def row_html(row: Row) -> Markup:
+        """A character's line, rendered once per state and language (kept with its record)."""
+        kept = row.character.record.html
+        if locale not in kept:
+            kept[locale] = render_template("organiser/board_row.html", r=row, status_names=names)
+        return Markup(kept[locale])
+
     return {
         "event": event,
         "rows": rows,
+        "row_html": row_html,
         "dying": dying,
         "recent": recent,
         "conflicts": sorted(conflicts, key=lambda c: c.entry.at, reverse=True),
@@ -119,7 +131,7 @@ def _board(event: Event, now: datetime, view: View | None = None) -> dict:
             for row, username in refused
             if row.character_id in by_id
         ],
-        "status_names": status_names(event),
+        "status_names": names,
         "kind_words": kind_words,
     }
 
