@@ -205,15 +205,16 @@ class Snapshots:
         self.views: dict[int, View] = {}
 
     # One character (a console's poll, the player's page, an entry's answer).
-    def record(self, character: Character, at: datetime | None = None) -> Record:
-        event = character.event
-        key = settings_key(event)
+    def record(self, character: Character) -> Record:
+        """The character's record; its version alone tells it current (new settings raise
+        every character's version), so a current one costs no query."""
         record = self.records.get(character.id)
-        if record is None or record.version != character.version or record.settings != key:
+        if record is None or record.version != character.version:
             from .entries import log_of
 
-            log = log_of(character)
-            record = fold_record(character, event_settings(event), key, log)
+            event = character.event
+            key = settings_key(event)
+            record = fold_record(character, event_settings(event), key, log_of(character))
             self.records[character.id] = record
         return record
 
