@@ -13,7 +13,7 @@ from ..extensions import db
 from ..models import Character, Event, User
 from .characters import larp_sheet
 from .clock import now_utc
-from .entries import Recorded, log_of, record_entry
+from .entries import Recorded, log_of, record_entry, state_of
 from .events import event_settings
 
 # The words of RULES.md §2.5, stored as data in the log (like a code), whatever the language
@@ -48,10 +48,9 @@ class SessionRefused(Exception):
 
 def dying_characters(event: Event, at: datetime) -> list[Dying]:
     """The event's characters dying at ``at``, the first to die first."""
-    settings = event_settings(event)
     dying = []
     for character in event.characters:
-        snapshot = rules.state_at(larp_sheet(character), settings, log_of(character), at)
+        snapshot = state_of(character, at)  # the kept fold, advanced to ``at``
         if snapshot.wound == "dying":
             dying.append(Dying(character, snapshot))
     return sorted(dying, key=lambda d: (d.snapshot.state.death_at, d.character.name))

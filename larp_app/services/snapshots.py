@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import heapq
 import json
+import threading
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -203,6 +204,7 @@ class Snapshots:
     def __init__(self):
         self.records: dict[int, Record] = {}
         self.views: dict[int, View] = {}
+        self.lock = threading.RLock()  # for a threaded server; gunicorn's sync workers: one
 
     # One character (a console's poll, the player's page, an entry's answer).
     def record(self, character: Character) -> Record:
@@ -210,16 +212,25 @@ class Snapshots:
         every character's version), so a current one costs no query."""
         record = self.records.get(character.id)
         if record is None or record.version != character.version:
-            from .entries import log_of
+            with self.lock:
+                return self._fold(character)
+        return record
 
-            event = character.event
-            key = settings_key(event)
-            record = fold_record(character, event_settings(event), key, log_of(character))
-            self.records[character.id] = record
+    def _fold(self, character: Character) -> Record:
+        from .entries import log_of
+
+        event = character.event
+        key = settings_key(event)
+        record = fold_record(character, event_settings(event), key, log_of(character))
+        self.records[character.id] = record
         return record
 
     # A whole event (the roster, the board).
     def view(self, event: Event, now: datetime) -> View:
+        with self.lock:
+            return self._view(event, now)
+
+    def _view(self, event: Event, now: datetime) -> View:
         key = settings_key(event)
         view = self.views.get(event.id)
         version = event.version
