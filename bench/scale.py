@@ -294,7 +294,7 @@ UNITS = {"bytes": "B"}
 def show(results: dict[int, dict]) -> None:
     sizes = sorted(results)
     names = list(dict.fromkeys(name for figures in results.values() for name in figures))
-    print(f"{'figure':40}" + "".join(f"{size:>14,}" for size in sizes))
+    print(f"{'figure':34}" + "".join(f"{size:>12,}      " for size in sizes))
     for name in names:
         unit = "B" if "bytes" in name else ("" if "characters" in name else "ms")
         unit = "MB" if "MB" in name else unit
@@ -302,13 +302,13 @@ def show(results: dict[int, dict]) -> None:
         for size in sizes:
             value = results[size].get(name)
             if value is None:
-                cells.append(f"{'-':>14}")
+                cells.append(f"{'-':>18}")
                 continue
             text = f"{value:,.0f}" if unit in ("B", "") else f"{value:,.1f}"
             growth = f"×{value / before:.1f}" if before else ""
-            cells.append(f"{text + ' ' + unit:>9}{growth:>5}")
+            cells.append(f"{text + ' ' + unit:>12}{growth:>6}")
             before = value or None
-        print(f"{name:40}" + "".join(cells))
+        print(f"{name:34}" + "".join(cells))
 
 
 def run(args) -> None:
