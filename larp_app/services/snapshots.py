@@ -33,6 +33,7 @@ from ..models import Character, Entry, Event
 from .events import event_settings
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+BUILD_CHUNK = 500  # characters whose logs are read at once when a view is built
 
 
 # --- tokens ---------------------------------------------------------------------------------
@@ -248,10 +249,21 @@ class Snapshots:
         found = db.session.execute(
             select(*CHARACTER_COLUMNS).where(Character.event_id == event.id)
         ).all()
-        logs = _logs(None, event.id)
         view = View(event.id, version, key, now, {}, [])
-        for character in found:
-            self._place(view, character, settings, key, logs.get(character.id, []), now)
+        # A few hundred characters' logs at a time: a worker never holds a whole event's
+        # entries at once (only each character's fold is kept).
+        for start in range(0, len(found), BUILD_CHUNK):
+            chunk = found[start : start + BUILD_CHUNK]
+            stale = [
+                c.id
+                for c in chunk
+                if (kept := self.records.get(c.id)) is None
+                or kept.version != c.version
+                or kept.settings != key
+            ]
+            logs = _logs(stale, event.id) if stale else {}
+            for character in chunk:
+                self._place(view, character, settings, key, logs.get(character.id, []), now)
         heapq.heapify(view.due)
         view.latest = max(
             (r.record.stamp for r in view.rows.values() if r.record.stamp), default=None
@@ -264,6 +276,8 @@ class Snapshots:
         if record is None or record.version != character.version or record.settings != key:
             record = fold_record(character, settings, key, log)
             self.records[character.id] = record
+        elif record.folded.last_at is not None and record.folded.last_at > now and not log:
+            log = _logs([character.id], view.event_id).get(character.id, [])  # needed: rare
         record.at(now, log)
         row = Row(
             character.id,
