@@ -8,8 +8,8 @@ const STORES = ["events", "characters", "badges", "meta"];
 // Bring the phone's roster up to date: fetched whole once, then only what changed since the
 // version the phone holds (a 304 of no body when nothing did). Logged out (the session was
 // ended, as for a lost phone): the copy is wiped. Returns true when the roster is fresh.
-// Pages opened one after another share one refresh: within RECENT_MS of the last, none.
-const RECENT_MS = 5_000;
+// Calls made while one is under way (the status bar and the console at a page's load)
+// share it.
 let running = null;
 
 export function refreshRoster(api) {
@@ -20,12 +20,7 @@ export function refreshRoster(api) {
 }
 
 async function refresh(api) {
-  const [held, etag, at] = await Promise.all([
-    get("meta", "rosterVersion"),
-    get("meta", "rosterETag"),
-    rosterAt(),
-  ]);
-  if (held && at && Date.now() - at < RECENT_MS) return true;
+  const [held, etag] = await Promise.all([get("meta", "rosterVersion"), get("meta", "rosterETag")]);
   let response;
   try {
     const url = held ? `${api}/roster?since=${encodeURIComponent(held)}` : `${api}/roster`;
