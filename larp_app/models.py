@@ -42,6 +42,9 @@ class Event(db.Model):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     # Archived: read-only, out of the referees' roster; nothing of it is deleted.
     archived_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    # Grows by one with every change to the event's characters (entries, sheets, badges) or
+    # settings: "what changed since version V" is every character whose version is above V.
+    version: Mapped[int] = mapped_column(default=0, server_default="0")
 
     characters: Mapped[list[Character]] = relationship(back_populates="event")
 
@@ -61,6 +64,8 @@ class User(db.Model):
 
 
 class Character(db.Model):
+    __table_args__ = (Index("ix_character_event_version", "event_id", "version"),)
+
     id: Mapped[int] = mapped_column(primary_key=True)
     event_id: Mapped[int] = mapped_column(ForeignKey("event.id"), index=True)
     player: Mapped[str] = mapped_column(String(120))
@@ -75,6 +80,8 @@ class Character(db.Model):
     withdrawn_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     # Checked in at the desk at the start of the event; None: not (yet) present.
     present_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    # The event's version at this character's last change (services/snapshots.py).
+    version: Mapped[int] = mapped_column(default=0, server_default="0")
 
     event: Mapped[Event] = relationship(back_populates="characters")
     badges: Mapped[list[Badge]] = relationship(back_populates="character", order_by="Badge.id")

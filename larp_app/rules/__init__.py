@@ -2,7 +2,18 @@
 
 from .conversion import check_sheet, convert_sheet, sheet_ruleset, tabletop_values
 from .entries import Entry, entry_from_stored, entry_to_dict, read_entry, read_log
-from .fold import order_log, resolve_undos, state_at, states_at
+from .fold import (
+    Context,
+    Folded,
+    fold_log,
+    last_change,
+    next_change,
+    order_log,
+    resolve_undos,
+    snapshot_at,
+    state_at,
+    states_at,
+)
 from .problems import Checker, InvalidInput, Problem, RuleError
 from .registry import get_ruleset, ruleset_keys
 from .settings import Settings, default_settings, read_settings
@@ -13,7 +24,9 @@ from .timeutil import format_instant, parse_instant
 
 __all__ = [
     "Checker",
+    "Context",
     "Entry",
+    "Folded",
     "InvalidInput",
     "LarpSheet",
     "Problem",
@@ -25,8 +38,11 @@ __all__ = [
     "default_settings",
     "entry_from_stored",
     "entry_to_dict",
+    "fold_log",
     "format_instant",
     "get_ruleset",
+    "last_change",
+    "next_change",
     "order_log",
     "parse_instant",
     "read_entry",
@@ -36,6 +52,7 @@ __all__ = [
     "ruleset_keys",
     "sheet_ruleset",
     "shipped_table",
+    "snapshot_at",
     "state_at",
     "states_at",
     "tabletop_values",

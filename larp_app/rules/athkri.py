@@ -440,6 +440,16 @@ def next_save_at(state: State, ctx: Context) -> datetime | None:
     return track.unconscious_since + (track.saves + 1) * ctx.settings.turn
 
 
+def next_wound_change(state: State, ctx: Context) -> datetime | None:
+    """When time next moves the track: waking up, Daño continuo's next tick, or the next
+    save the app rolls (the events ``advance_wounds`` runs)."""
+    track = _track(state)
+    instants = [track.awake_at, _next_tick_at(state, ctx)]
+    if ctx.settings.saves == "app":
+        instants.append(next_save_at(state, ctx))
+    return min((t for t in instants if t is not None), default=None)
+
+
 def advance_wounds(state: State, t: datetime, ctx: Context) -> State:
     """Let the wound track run up to ``t``, one event at a time in the order of their
     instants: waking up after stabilising alone, Daño continuo at the start of each turn, the
@@ -539,6 +549,7 @@ RULESET = Ruleset(
     wound=wound,
     advance_wounds=advance_wounds,
     revived=revived,
+    next_wound_change=next_wound_change,
     catalogue="conditions",
     # A save every turn while unconscious: every second would be unplayable at a larp.
     turn_seconds=10,

@@ -307,5 +307,9 @@ def entry_from_stored(data: dict[str, Any]) -> Entry:
     Unlike ``read_entry`` it does not check the fields again: they were checked on the way
     in, and reading a long log on every request must stay cheap.
     """
-    values = {k: v for k, v in data.items() if k not in ("kind", "at")}
-    return KINDS[data["kind"]][0](at=parse_instant(data["at"]), **values)
+    values = dict(data)
+    cls = KINDS[values.pop("kind")][0]
+    at = values["at"]
+    # Stored instants are written by format_instant: UTC with a trailing Z, read as they are.
+    values["at"] = datetime.fromisoformat(at) if at.endswith("Z") else parse_instant(at)
+    return cls(**values)

@@ -89,16 +89,27 @@ def resolve_undos(ordered: list[Entry]) -> tuple[set[str], dict[str, RuleError]]
     return undone, refused
 
 
-def state_at(
-    sheet: LarpSheet, settings: Settings, entries: Iterable[Entry], at: datetime
-) -> Snapshot:
-    """Fold the log into the state at ``at``; refused entries come back as conflicts."""
-    ctx = Context.of(sheet, settings)
+@dataclass(frozen=True)
+class Folded:
+    """A log folded to its last entry: the state right after it, before time passes.
+
+    The state at any instant from ``last_at`` on is ``snapshot_at(folded, ctx, at)``: this
+    state advanced in time, with no entry read again.
+    """
+
+    state: State
+    conflicts: tuple[Conflict, ...]
+    last_at: datetime | None  # the latest instant of any entry in the log; None: empty log
+    log_position: int  # entries in the log (each id once)
+
+
+def fold_log(ctx: Context, entries: Iterable[Entry], until: datetime | None = None) -> Folded:
+    """Fold the entries dated at or before ``until`` (all of them when None)."""
     log = order_log(entries)
-    ordered = [e for e in log if e.at <= at]
+    ordered = log if until is None else [e for e in log if e.at <= until]
     undone, refused_undos = resolve_undos(ordered)
     handlers = {**HANDLERS, **ctx.ruleset.wound_handlers}
-    state = State.at_check_in(sheet)
+    state = State.at_check_in(ctx.sheet)
     conflicts: list[Conflict] = []
     for entry in ordered:
         if entry.id in undone:
@@ -109,14 +120,10 @@ def state_at(
                 conflicts.append(Conflict(entry.id, error.code, error.params))
             continue
         state = _step(state, entry, ctx, handlers, conflicts)
-    state = advance(state, at, ctx)
-    return Snapshot(
-        at=at,
-        sheet=sheet,
+    return Folded(
         state=state,
-        wound=ctx.ruleset.wound(state, ctx),
         conflicts=tuple(conflicts),
-        extra=ctx.ruleset.describe(state, ctx),
+        last_at=log[-1].at if log else None,
         log_position=len(log),
     )
 
@@ -157,6 +164,61 @@ def states_at(
         seen = advance(state, t, ctx)  # only looked at: the fold goes on from ``state``
         out.append((t, seen, ctx.ruleset.wound(seen, ctx)))
     return out
+
+
+def snapshot_at(folded: Folded, ctx: Context, at: datetime) -> Snapshot:
+    """The folded state advanced to ``at`` (from ``folded.last_at`` on, the state there)."""
+    state = advance(folded.state, at, ctx)
+    return Snapshot(
+        at=at,
+        sheet=ctx.sheet,
+        state=state,
+        wound=ctx.ruleset.wound(state, ctx),
+        conflicts=folded.conflicts,
+        extra=ctx.ruleset.describe(state, ctx),
+        log_position=folded.log_position,
+    )
+
+
+def state_at(
+    sheet: LarpSheet, settings: Settings, entries: Iterable[Entry], at: datetime
+) -> Snapshot:
+    """Fold the log into the state at ``at``; refused entries come back as conflicts."""
+    ctx = Context.of(sheet, settings)
+    return snapshot_at(fold_log(ctx, entries, at), ctx, at)
+
+
+TICK = timedelta(microseconds=1)
+
+
+def next_change(state: State, ctx: Context) -> datetime | None:
+    """The next instant at which time alone changes ``state``: energy recovered, a status
+    over, the wound track moving (death, a save); None when nothing is due."""
+    if state.died_at is not None:
+        return None
+    instants = [state.next_energy_at, ctx.ruleset.next_wound_change(state, ctx)]
+    for status in state.statuses:
+        if status.until is not None:
+            # A status of no duration shows at its own instant and is gone just after.
+            instants.append(status.until if status.until > status.since else status.until + TICK)
+    return min((t for t in instants if t is not None), default=None)
+
+
+def last_change(folded: Folded, ctx: Context, at: datetime, limit: int = 10_000) -> datetime | None:
+    """The latest instant at or before ``at`` (``at`` >= ``folded.last_at``) at which the
+    state changed, by an entry or by time passing; None for an empty log.
+
+    Two instants with the same last change see the same state: nothing happened between.
+    """
+    last = folded.last_at
+    due = next_change(folded.state, ctx)
+    for _ in range(limit):
+        if due is None or due > at:
+            return last
+        last = due
+        following = next_change(advance(folded.state, due, ctx), ctx)
+        due = None if following is None else max(following, due + TICK)
+    return at  # a state still changing after ``limit`` steps: say it changed just now
 
 
 def advance(state: State, t: datetime, ctx: Context) -> State:

@@ -37,6 +37,9 @@ class Ruleset:
     turn_seconds: float = 1  # a new event's turn, unless its organiser sets another
     # Ruleset-specific figures added to the state's JSON (thresholds, next save...).
     describe: Callable[..., dict[str, Any]] = lambda state, ctx: {}
+    # The next instant at which advance_wounds would change the state (a countdown's end, the
+    # next save), or None: (state, ctx) -> datetime | None.
+    next_wound_change: Callable[..., Any] = lambda state, ctx: state.death_at
 
 
 def _known() -> dict[str, Ruleset]:

@@ -10,6 +10,7 @@ from .. import tokens
 from ..extensions import db
 from ..models import Badge, BadgeLookup, Character, User
 from .clock import now_utc
+from .versions import changed
 
 SCAN_VERSION = "1"  # in the QR's URL, so a future format can be told apart
 
@@ -28,6 +29,12 @@ def active_badge(character: Character) -> Badge | None:
 
 def issue_badge(character: Character) -> Badge:
     """Give the character a new badge, revoking the one it had; make its player secret."""
+    badge = _issue(character)
+    changed(character)  # the phones' rosters learn the new badge, and forget the old
+    return badge
+
+
+def _issue(character: Character) -> Badge:
     now = now_utc()
     old = active_badge(character)
     if old is not None:
@@ -50,7 +57,8 @@ def ensure_badges(characters: list[Character]) -> int:
     """Issue a badge to every character that has none; return how many were issued."""
     missing = [c for c in characters if active_badge(c) is None]
     for character in missing:
-        issue_badge(character)
+        _issue(character)
+    changed(*missing)
     return len(missing)
 
 

@@ -18,6 +18,8 @@ from ..models import Character, Entry, RefusedEntry, User
 from .characters import check_open, larp_sheet
 from .clock import now_utc
 from .events import event_settings
+from .snapshots import state_of
+from .versions import changed
 
 
 @dataclass(frozen=True)
@@ -62,12 +64,6 @@ def log_of(character: Character) -> list[rules.Entry]:
     """The character's entries in arrival order, as the engine reads them."""
     cache = current_app.extensions.setdefault("larp_log_cache", LogCache())
     return cache.log(character.id)
-
-
-def state_of(character: Character, at: datetime) -> rules.Snapshot:
-    return rules.state_at(
-        larp_sheet(character), event_settings(character.event), log_of(character), at
-    )
 
 
 def judged_state(character: Character, now: datetime) -> rules.Snapshot:
@@ -318,4 +314,5 @@ def _record(character, entry, raw, author, log, now, limits) -> Recorded:
     except IntegrityError:
         db.session.rollback()  # only reads came before: nothing else is lost
         return _answer_again(character, rules.entry_to_dict(entry), now)
+    changed(character)  # the event's version grows: rosters and boards learn of it
     return Recorded(fields, snapshot, created=True)

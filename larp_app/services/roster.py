@@ -1,7 +1,8 @@
 """What a referee's phone keeps to scan and log with no signal: the phone's roster.
 
 Every event with its catalogue and settings, every character with what the console needs
-and its last state, and the badges as salted SHA-256 hashes of their secrets and short
+and its last state (fetched whole once, then as what changed since the version the phone
+holds), and the badges as salted SHA-256 hashes of their secrets and short
 codes, never the secrets: a lost phone names characters but cannot make a badge.
 """
 
@@ -12,13 +13,12 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.orm import selectinload
 
 from .. import rules
 from ..extensions import db
 from ..models import Badge, Character, Event
-from .entries import state_of
 from .events import event_settings, status_catalogue
+from .snapshots import Row, Since, View, snapshots, spending, state_of
 
 
 def badge_hash(event_id: int, presented: str) -> str:
@@ -97,53 +97,120 @@ def event_kit(event: Event, locale: str) -> dict[str, Any]:
 
 
 def character_kit(character: Character, at: datetime) -> dict[str, Any]:
-    snapshot = state_of(character, at).to_dict()
-    del snapshot["at"]  # so that an unchanged roster keeps its ETag
+    """One character as the phone keeps it (the console's page, rendered for it)."""
+    state = state_of(character, at).to_dict()
+    del state["at"]  # so that an unchanged roster keeps its ETag
     return {
         "id": character.id,
         "event_id": character.event_id,
         "name": character.name,
         "player": character.player,
         "faction": character.faction,
-        # Spending lists what costs energy; passive or free advancements need no entry.
-        "advancements": [
-            {"name": a["name"], "energy_cost": a["energy_cost"]}
-            for a in character.larp.get("advancements", [])
-            if a.get("energy_cost", 0) > 0 and not a.get("passive")
-        ],
-        "state": snapshot,
+        "advancements": spending(character.larp),
+        "state": state,
     }
 
 
-def phone_roster(locale: str, at: datetime) -> dict[str, Any]:
-    """Every open event, its characters still in play and their active badges, as a referee's
-    phone keeps them offline."""
-    # An archived event is read-only: none of it goes to the phones.
-    events = db.session.scalars(
-        select(Event).where(Event.archived_at.is_(None)).order_by(Event.id)
-    ).all()
-    open_events = select(Event.id).where(Event.archived_at.is_(None))
-    characters = db.session.scalars(
-        select(Character)
-        .options(selectinload(Character.event))
-        .where(Character.event_id.in_(open_events), Character.withdrawn_at.is_(None))
-        .order_by(Character.id)
-    ).all()
-    badges = db.session.execute(
-        select(Badge.secret, Badge.short_code, Character.id, Character.event_id)
-        .join(Character, Badge.character_id == Character.id)
-        .where(
-            Badge.revoked_at.is_(None),
-            Character.event_id.in_(open_events),
-            Character.withdrawn_at.is_(None),
-        )
-    ).all()
+def row_kit(row: Row, event_id: int) -> dict[str, Any]:
     return {
-        "events": [event_kit(e, locale) for e in events],
-        "characters": [character_kit(c, at) for c in characters],
-        "badges": {
-            badge_hash(event_id, text): character_id
-            for secret, short_code, character_id, event_id in badges
-            for text in (secret, short_code)
-        },
+        "id": row.id,
+        "event_id": event_id,
+        "name": row.name,
+        "player": row.player,
+        "faction": row.faction,
+        # Spending lists what costs energy; passive or free advancements need no entry.
+        "advancements": row.advancements,
+        "state": row.record.state_json,  # without its instant: it changes only with the state
     }
+
+
+def roster_token(views: list[View]) -> str:
+    """The version of a roster: each event's version and the instant answered."""
+    return ",".join(f"{v.event_id}:{v.token().text()}" for v in views)
+
+
+def read_roster_token(text: str | None) -> dict[int, Since] | None:
+    if not text:
+        return None
+    held = {}
+    for part in text.split(","):
+        event_id, _, since = part.partition(":")
+        parsed = Since.read(since)
+        if not event_id.isdigit() or parsed is None:
+            return None
+        held[int(event_id)] = parsed
+    return held
+
+
+def phone_roster(
+    locale: str, at: datetime, since: str | None = None, event_ids: list[int] | None = None
+) -> tuple[str, dict[str, Any] | None]:
+    """The open events (``event_ids``, else every one), their characters still in play and
+    active badges, as a referee's phone keeps them offline; and the roster's version. An
+    archived event is read-only: none of it goes to the phones; nor does a withdrawn
+    character, whose badges a delta lists as revoked.
+
+    With ``since`` (a version the phone holds) only what changed after it: the characters
+    whose state or badge changed, their badges (``revoked``: the hashes to forget), and the
+    events' kits. None when nothing changed at all.
+    """
+    query = select(Event).where(Event.archived_at.is_(None)).order_by(Event.id)
+    if event_ids is not None:
+        query = query.where(Event.id.in_(event_ids))
+    events = db.session.scalars(query).all()
+    kept = snapshots()
+    views = [kept.view(e, at) for e in events]
+    token = roster_token(views)
+    held = read_roster_token(since)
+    if held is not None and set(held) == {e.id for e in events}:
+        if all(v.unchanged(held[e.id], e.version) for e, v in zip(events, views, strict=True)):
+            return token, None
+    else:
+        held = None
+    withdrawn = set(
+        db.session.scalars(
+            select(Character.id).where(
+                Character.event_id.in_([e.id for e in events]),
+                Character.withdrawn_at.is_not(None),
+            )
+        )
+    )
+    characters = [
+        row_kit(row, view.event_id)
+        for view in views
+        for row in view.since(held.get(view.event_id) if held else None)
+        if row.id not in withdrawn
+    ]
+    return token, {
+        "version": token,
+        "full": held is None,
+        "events": [event_kit(e, locale) for e in events],
+        "characters": characters,
+        **_badges([c["id"] for c in characters], views if held is None else None, withdrawn),
+    }
+
+
+def _badges(
+    character_ids: list[int], views: list[View] | None, withdrawn: set[int]
+) -> dict[str, Any]:
+    """The active badges' hashes (and, for a delta, the revoked ones' to forget: a withdrawn
+    character's too)."""
+    query = select(
+        Badge.secret, Badge.short_code, Badge.revoked_at, Character.id, Character.event_id
+    ).join(Character, Badge.character_id == Character.id)
+    if views is not None:
+        query = query.where(
+            Character.event_id.in_([v.event_id for v in views]), Badge.revoked_at.is_(None)
+        )
+    elif character_ids or withdrawn:
+        query = query.where(Character.id.in_([*character_ids, *withdrawn]))
+    else:
+        return {"badges": {}, "revoked": []}
+    active, revoked = {}, []
+    for secret, short_code, revoked_at, character_id, event_id in db.session.execute(query):
+        for text in (secret, short_code):
+            if revoked_at is None and character_id not in withdrawn:
+                active[badge_hash(event_id, text)] = character_id
+            else:
+                revoked.append(badge_hash(event_id, text))
+    return {"badges": active, "revoked": revoked}

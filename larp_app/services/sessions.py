@@ -13,7 +13,7 @@ from ..extensions import db
 from ..models import Character, Event, User
 from .characters import larp_sheet
 from .clock import now_utc
-from .entries import Recorded, log_of, record_entry
+from .entries import Recorded, lock_character, log_of, record_entry, state_of
 from .events import event_settings, status_catalogue
 
 # The words of RULES.md §2.5, stored as data in the log (like a code), whatever the language
@@ -52,11 +52,10 @@ def dying_characters(event: Event, at: datetime) -> list[Dying]:
     status whose catalogue says ending the session with it is death (EX Nihilo's knock-out:
     "Un personaggio che finisce una sessione in status incosciente, senza nessun guaritore
     [...] viene automaticamente considerato morto")."""
-    settings = event_settings(event)
     deadly = {k for k, s in status_catalogue(event).items() if s.texts.get(DEADLY)}
     dying = []
     for character in event.characters:
-        snapshot = rules.state_at(larp_sheet(character), settings, log_of(character), at)
+        snapshot = state_of(character, at)  # the kept fold, advanced to ``at``
         alive = snapshot.wound != "dead"
         if snapshot.wound == "dying" or (
             alive and deadly & {s.key for s in snapshot.state.statuses}
@@ -175,6 +174,11 @@ def end_session(
         raise SessionRefused(problems)
     recorded: list[Recorded] = []
     character = None
+    # Every character's lock first, in id order, before any entry raises the event's
+    # version (which locks the event): a referee's entry on one of them, holding its
+    # character and waiting for the event, can then never wait on this request in turn.
+    for item in sorted(dying, key=lambda d: d.character.id):
+        lock_character(item.character)
     try:
         for item, entries in plans:
             character = item.character

@@ -3,7 +3,7 @@
 from flask import Flask, render_template
 
 from ..extensions import csrf
-from . import display, health, security, unavailable
+from . import display, health, security, transfer, unavailable
 
 
 def register(app: Flask) -> None:
@@ -21,6 +21,7 @@ def register(app: Flask) -> None:
 
     security.configure(app)
     health.register(app)
+    transfer.configure(app)
     display.register(app)
     unavailable.register(app)
     for blueprint in (

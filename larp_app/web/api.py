@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import wraps
 
-from flask import Blueprint, g, jsonify, request
+from flask import Blueprint, Response, g, jsonify, request
 from flask_babel import get_locale
 from flask_wtf.csrf import generate_csrf, validate_csrf
 from werkzeug.exceptions import HTTPException
@@ -22,6 +22,7 @@ from ..services.entries import log_of, record_entry, state_of
 from ..services.events import archive_event, create_event
 from ..services.exports import export_data
 from ..services.roster import phone_roster
+from ..services.snapshots import Since, snapshots, state_etag
 from ..services.sync import sync_one
 from ..services.users import user_for_token
 from .display import entry_summary, public_base_url
@@ -90,11 +91,28 @@ def requires(*roles: str):
 
 @bp.after_request
 def _conditional(response):
-    """ETag on every JSON answer, so polling phones get a 304 when nothing changed."""
-    if request.method == "GET" and response.status_code == 200 and response.is_json:
-        response.add_etag()
+    """ETag on every JSON answer, so polling phones get a 304 when nothing changed; answers
+    that carry their version's ETag were checked before any work (``versioned``)."""
+    if request.method == "GET" and response.status_code in (200, 304):
         response.headers["Cache-Control"] = "no-cache"
-        response.make_conditional(request)
+        if response.status_code == 200 and response.is_json and "ETag" not in response.headers:
+            response.add_etag()
+            response.make_conditional(request)
+    return response
+
+
+def not_modified(etag: str):
+    """A 304 for a client that holds ``etag`` (weak: the same data, compressed or not)."""
+    if request.if_none_match.contains_weak(etag):
+        response = Response(status=304)
+        response.set_etag(etag, weak=True)
+        return response
+    return None
+
+
+def versioned(data: dict, etag: str):
+    response = jsonify(data)
+    response.set_etag(etag, weak=True)
     return response
 
 
@@ -228,22 +246,54 @@ def check_characters(event_id: int):
 @bp.get("/events/<int:event_id>/roster")
 @requires("organiser", "referee")
 def roster(event_id: int):
+    """The event's characters and states; with ``since`` (the ``version`` of an earlier
+    answer) only those whose state changed after it, a 304 when none did."""
     event = db.get_or_404(Event, event_id)
-    at = _at_param()
-    return jsonify(
+    head = {"id": event.id, "name": event.name, "ruleset": event.ruleset}
+    if "at" in request.args:
+        at = _at_param()
+        characters = sorted(event.characters, key=lambda c: c.id)
+        return jsonify(
+            {
+                "event": head,
+                "characters": [
+                    {
+                        "id": c.id,
+                        "character": c.name,
+                        "player": c.player,
+                        "faction": c.faction,
+                        "state": _state_json(state_of(c, at)),
+                    }
+                    for c in characters
+                ],
+            }
+        )
+    view = snapshots().view(event, now_utc())
+    since = Since.read(request.args.get("since"))
+    etag = f"event-roster.{view.token().text()}"
+    if view.unchanged(since, event.version):
+        return Response(status=304)
+    answer = not_modified(etag)
+    if answer is not None:
+        return answer
+    rows = sorted(view.since(since), key=lambda r: r.id)
+    return versioned(
         {
-            "event": {"id": event.id, "name": event.name, "ruleset": event.ruleset},
+            "event": head,
+            "version": view.token().text(),
+            "full": since is None,
             "characters": [
                 {
-                    "id": c.id,
-                    "character": c.name,
-                    "player": c.player,
-                    "faction": c.faction,
-                    "state": _state_json(state_of(c, at)),
+                    "id": r.id,
+                    "character": r.name,
+                    "player": r.player,
+                    "faction": r.faction,
+                    "state": r.record.state_json,
                 }
-                for c in event.characters
+                for r in rows
             ],
-        }
+        },
+        etag,
     )
 
 
@@ -329,13 +379,18 @@ def get_export(event_id: int):
 @bp.get("/characters/<int:character_id>/state")
 @requires("organiser", "referee")
 def get_state(character_id: int):
-    """The state; with ``your_conflicts``, the caller's entries here that stopped counting."""
+    """The state now (or ``at``), with ``your_conflicts``: the caller's entries here that
+    stopped counting, until dismissed. Polled with If-None-Match, a 304 costs no fold (an
+    entry voided here raises the character's version: the tag changes with it)."""
     character = _character(character_id)
-    return jsonify(
-        {
-            **_state_json(state_of(character, _at_param())),
-            "your_conflicts": _your_conflicts(character),
-        }
+    if "at" in request.args:
+        state = state_of(character, _at_param())
+        return jsonify({**_state_json(state), "your_conflicts": _your_conflicts(character)})
+    now = now_utc()
+    etag = f"{state_etag(character, now)}.u{g.user.id}"  # the conflicts are the caller's
+    return not_modified(etag) or versioned(
+        {**_state_json(state_of(character, now)), "your_conflicts": _your_conflicts(character)},
+        etag,
     )
 
 
@@ -413,8 +468,29 @@ def me():
 @bp.get("/roster")
 @requires("organiser", "referee")
 def get_phone_roster():
-    """Everything a referee's phone keeps to scan and log offline (badges hashed)."""
-    return jsonify(phone_roster(str(get_locale()), now_utc()))
+    """Everything a referee's phone keeps to scan and log offline (badges hashed).
+
+    ``event`` (ids, comma-separated) limits it to those events; ``since`` (the ``version`` of
+    an earlier answer) asks for what changed after it: a 304 when nothing did.
+    """
+    locale = str(get_locale())
+    events = request.args.get("event")
+    event_ids = None
+    if events:
+        try:
+            event_ids = [int(n) for n in events.split(",")]
+        except ValueError:
+            raise rules.InvalidInput(
+                [rules.Problem("event", "not_int", {"got": events[:40]})]
+            ) from None
+    since = request.args.get("since")
+    token, data = phone_roster(locale, now_utc(), since, event_ids)
+    etag = f"roster.{locale}.{token}"
+    if data is None:
+        response = Response(status=304)
+        response.set_etag(etag, weak=True)
+        return response
+    return not_modified(etag) or versioned(data, etag)
 
 
 MAX_SYNC = 200  # outbox items in one request

@@ -11,6 +11,22 @@ _AT = {
     "schema": {"type": "string", "format": "date-time"},
     "description": "The instant asked for (default: now).",
 }
+_SINCE = {
+    "name": "since",
+    "in": "query",
+    "required": False,
+    "schema": {"type": "string"},
+    "description": "The version of an earlier answer: only what changed after it (and 304 "
+    "when nothing did).",
+}
+_EVENTS = {
+    "name": "event",
+    "in": "query",
+    "required": False,
+    "schema": {"type": "string"},
+    "description": "Event ids, comma-separated: only those events (default: every one).",
+}
+_NOT_MODIFIED = {"304": {"description": "Nothing changed since the version held"}}
 
 
 def _errors(*codes: int) -> dict:
@@ -155,9 +171,14 @@ OPENAPI = {
         },
         "/events/{id}/roster": {
             "get": {
-                "summary": "Every character of the event with its state",
-                "parameters": [_ID, _AT],
-                "responses": {"200": _json(_OBJECT), **_errors(401, 404, 422)},
+                "summary": "Every character of the event with its state, and the answer's "
+                "version; with since, only the characters whose state changed after it",
+                "parameters": [_ID, _AT, _SINCE],
+                "responses": {
+                    "200": _json(_OBJECT),
+                    **_NOT_MODIFIED,
+                    **_errors(401, 404, 422),
+                },
             }
         },
         "/characters/{id}": {
@@ -202,10 +223,12 @@ OPENAPI = {
         "/characters/{id}/state": {
             "get": {
                 "summary": "The state at an instant, with your_conflicts: the caller's entries "
-                "on this character that stopped counting, until dismissed",
+                "on this character that stopped counting, until dismissed; now, polled with "
+                "If-None-Match: 304 when unchanged",
                 "parameters": [_ID, _AT],
                 "responses": {
                     "200": _json({"$ref": "#/components/schemas/State"}),
+                    **_NOT_MODIFIED,
                     **_errors(401, 404, 422, 503),
                 },
             }
@@ -276,8 +299,15 @@ OPENAPI = {
         "/roster": {
             "get": {
                 "summary": "What a referee's phone keeps offline: every event, character and "
-                "state, and the active badges as salted SHA-256 hashes, never their secrets",
-                "responses": {"200": _json(_OBJECT), **_errors(401, 403)},
+                "state, and the active badges as salted SHA-256 hashes, never their secrets; "
+                "its version; with since, only the characters changed after it, their badges "
+                "and the revoked badges' hashes to forget",
+                "parameters": [_EVENTS, _SINCE],
+                "responses": {
+                    "200": _json(_OBJECT),
+                    **_NOT_MODIFIED,
+                    **_errors(401, 403, 422),
+                },
             }
         },
         "/sync": {

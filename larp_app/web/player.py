@@ -6,7 +6,7 @@ log authors, no conflicts. An unknown secret gets a 404 that says nothing more.
 
 from __future__ import annotations
 
-from flask import Blueprint, jsonify, render_template, request
+from flask import Blueprint, Response, jsonify, render_template, request
 from flask_babel import get_locale
 
 from .. import rules
@@ -18,6 +18,7 @@ from ..services.clock import now_utc
 from ..services.entries import state_of
 from ..services.events import status_catalogue
 from ..services.roster import in_language
+from ..services.snapshots import state_etag
 from ..tokens import SECRET_LENGTH
 
 bp = Blueprint("player", __name__, url_prefix="/p")
@@ -30,7 +31,12 @@ def _private(response):
     """Keep the page out of search engines and shared caches; ETags on the JSON twin."""
     response.headers["X-Robots-Tag"] = "noindex"
     response.headers["Cache-Control"] = "private, no-cache"
-    if request.method == "GET" and response.status_code == 200 and response.is_json:
+    if (
+        request.method == "GET"
+        and response.status_code == 200
+        and response.is_json
+        and "ETag" not in response.headers
+    ):
         response.add_etag()
         response.make_conditional(request)
     return response
@@ -63,9 +69,9 @@ def _not_found():
     return render_template("player/not_found.html", code=404), 404
 
 
-def _live(character: Character) -> dict:
+def _live(character: Character, now=None) -> dict:
     return {
-        "state": state_of(character, now_utc()),
+        "state": state_of(character, now or now_utc()),
         "status_names": status_names(character.event),
     }
 
@@ -94,10 +100,17 @@ def live(secret: str):
     character = _character(secret)
     if character is None:
         return jsonify({"error": "not_found"}), 404
-    context = _live(character)
+    # Checked before any work: a poll that changed nothing costs no fold and no page.
+    now = now_utc()
+    etag = f"player.{get_locale()}.{state_etag(character, now)}"
+    if request.if_none_match.contains_weak(etag):
+        response = Response(status=304)
+        response.set_etag(etag, weak=True)
+        return response
+    context = _live(character, now)
     state = live_state(context["state"])
     state.pop("conflicts")  # the organisers' business, not the player's
-    return jsonify(
+    response = jsonify(
         {
             "character": {
                 "name": character.name,
@@ -108,3 +121,5 @@ def live(secret: str):
             "html": render_template("player/live.html", **context),
         }
     )
+    response.set_etag(etag, weak=True)
+    return response

@@ -5,24 +5,25 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from flask import flash, g, jsonify, redirect, render_template, request, url_for
+from flask import Response, flash, g, jsonify, redirect, render_template, request, url_for
+from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from sqlalchemy import select
+from markupsafe import Markup
+from sqlalchemy import func, select
 
 from ... import rules
 from ...extensions import db
 from ...messages import refusal_message
 from ...models import Character, Entry, Event, RefusedEntry, User
-from ...services.characters import larp_sheet
+from ...services import snapshots as snapshots_
 from ...services.clock import now_utc
-from ...services.entries import log_of
-from ...services.events import event_settings
 from ...services.refusals import refusal_words
 from ...services.sessions import Decision, SessionRefused, dying_characters, end_session
+from ...services.snapshots import Since, View, snapshots
 from ..auth import login_required
 from ..display import entry_summary
-from ..player import live_state, status_names
+from ..player import status_names
 from . import bp
 
 RECENT = 30  # entries shown under "recent entries"
@@ -46,14 +47,14 @@ KIND_WORDS = {
 
 @dataclass(frozen=True)
 class Row:
-    character: Character
+    character: snapshots_.Row  # id, name, player, faction, and its kept record
     snapshot: rules.Snapshot  # now
 
 
 @dataclass(frozen=True)
 class Logged:
     entry: rules.Entry
-    character: Character
+    character: snapshots_.Row
     conflict: str | None  # the refusal in words, when the fold skips the entry
 
 
@@ -62,7 +63,7 @@ class Refused:
     """An entry a phone sent that the server could not store."""
 
     row: RefusedEntry
-    character: Character
+    character: snapshots_.Row
     author: str | None
 
 
@@ -70,45 +71,33 @@ def kind_words(kind: str) -> str:
     return str(KIND_WORDS.get(kind, kind))
 
 
-def conditional_json(data: dict):
-    """A JSON answer with an ETag: a poll that changed nothing gets 304 and no body."""
-    response = jsonify(data)
-    response.headers["Cache-Control"] = "no-cache"
-    response.add_etag()
-    return response.make_conditional(request)
-
-
-def _board(event: Event, now: datetime) -> dict:
-    """Everything the board shows at ``now``."""
-    settings = event_settings(event)
-    characters = db.session.scalars(
-        select(Character).where(Character.event_id == event.id).order_by(Character.name)
-    ).all()
-    rows, conflicts, by_id = [], [], {}
-    for character in characters:
-        sheet, log = larp_sheet(character), log_of(character)
-        snapshot = rules.state_at(sheet, settings, log, now)
-        rows.append(Row(character, snapshot))
-        by_id[character.id] = character
-        # An entry dated a few seconds ahead (a phone's clock) is judged at its own instant.
-        latest = max([now, *(e.at for e in log)])
-        judged = snapshot if latest == now else rules.state_at(sheet, settings, log, latest)
-        entries = {e.id: e for e in log}
-        for c in judged.conflicts:
-            entry = entries[c.id]
-            conflicts.append(Logged(entry, character, refusal_message(c.code, c.params)))
+def _board(event: Event, now: datetime, view: View | None = None) -> dict:
+    """Everything the board shows at ``now``: the event's kept view brought up to date."""
+    view = view or snapshots().view(event, now)
+    by_id = view.rows
+    rows = sorted(
+        (Row(r, r.record.snapshot) for r in by_id.values()),
+        key=lambda row: (row.character.name, row.character.id),
+    )
+    conflicts = []
+    for r in by_id.values():
+        record = r.record
+        for c in record.folded.conflicts:  # judged with every entry, a phone's early one too
+            entry = record.conflict_entries[c.id]
+            conflicts.append(Logged(entry, r, refusal_message(c.code, c.params)))
     refusals = {item.entry.id: item.conflict for item in conflicts}
+    cast = select(Character.id).where(Character.event_id == event.id)
     newest = db.session.execute(
         select(Entry.fields, Entry.character_id)
-        .join(Character, Entry.character_id == Character.id)
-        .where(Character.event_id == event.id)
+        .where(Entry.character_id.in_(cast))  # (SQLite sorts far less than with a join)
         .order_by(Entry.id.desc())  # arrival: an entry logged late still counts as recent
         .limit(RECENT)
     )
     recent = []
     for fields, character_id in newest:
         entry = rules.entry_from_stored(fields)
-        recent.append(Logged(entry, by_id[character_id], refusals.get(entry.id)))
+        if character_id in by_id:
+            recent.append(Logged(entry, by_id[character_id], refusals.get(entry.id)))
     refused = db.session.execute(
         select(RefusedEntry, User.username)
         .join(Character, RefusedEntry.character_id == Character.id)
@@ -119,18 +108,45 @@ def _board(event: Event, now: datetime) -> dict:
     ).all()
     dying = sorted(
         (r for r in rows if r.snapshot.wound == "dying"),
-        key=lambda r: (r.snapshot.state.death_at, r.character.name),
+        key=lambda r: (r.snapshot.state.death_at or now, r.character.name),
     )
+    names = status_names(event)
+    locale = str(get_locale())
+
+    def row_html(row: Row) -> str:
+        """A character's line, rendered once per state and language (kept with its record)."""
+        kept = row.character.record.html
+        if locale not in kept:
+            kept[locale] = render_template("organiser/board_row.html", r=row, status_names=names)
+        return kept[locale]
+
     return {
         "event": event,
         "rows": rows,
+        "roster_html": Markup("".join(row_html(r) for r in rows)),
         "dying": dying,
         "recent": recent,
         "conflicts": sorted(conflicts, key=lambda c: c.entry.at, reverse=True),
-        "refused": [Refused(row, by_id[row.character_id], username) for row, username in refused],
-        "status_names": status_names(event),
+        "refused": [
+            Refused(row, by_id[row.character_id], username)
+            for row, username in refused
+            if row.character_id in by_id
+        ],
+        "status_names": names,
         "kind_words": kind_words,
     }
+
+
+def _refused_mark(event: Event) -> int:
+    """The newest refused entry of the event: the board lists them, the version does not."""
+    return (
+        db.session.scalar(
+            select(func.max(RefusedEntry.id))
+            .join(Character, RefusedEntry.character_id == Character.id)
+            .where(Character.event_id == event.id)
+        )
+        or 0
+    )
 
 
 def _logged_json(item: Logged) -> dict:
@@ -158,10 +174,29 @@ def board(event_id: int):
 @bp.get("/events/<int:event_id>/board.json")
 @login_required("organiser")
 def board_live(event_id: int):
-    """The board's twin: its data, and its live part as HTML for the page to swap in."""
+    """The board's twin: its data, and its live part as HTML for the page to swap in.
+
+    Its ETag names the event's version, checked before anything is built: a poll that
+    changed nothing gets a 304. With ``since`` (the ``version`` of an earlier answer), its
+    ``characters`` are only those whose state changed after it.
+    """
     event = db.get_or_404(Event, event_id)
-    context = _board(event, now_utc())
-    return conditional_json(
+    view = snapshots().view(event, now_utc())
+    token = f"{view.token().text()}.{_refused_mark(event)}"
+    etag = f"board.{get_locale()}.{token}"
+    if request.if_none_match.contains_weak(etag):
+        return _not_modified(etag)
+    held = request.if_none_match.as_set(include_weak=True)
+    for tag in held:  # the same version, nothing changed since: the same answer
+        parts = tag.split(".")
+        if len(parts) == 5 and parts[:2] == ["board", str(get_locale())]:
+            since = Since.read(f"{parts[2]}.{parts[3]}")
+            if parts[4] == token.rsplit(".", 1)[1] and view.unchanged(since, event.version):
+                return _not_modified(tag)
+    since = Since.read(".".join(request.args.get("since", "").split(".")[:2]))
+    context = _board(event, view.at, view)
+    changed_rows = {r.id for r in view.since(since)} if since else None
+    response = jsonify(
         {
             "event": {"id": event.id, "name": event.name},
             "dying": [
@@ -178,11 +213,14 @@ def board_live(event_id: int):
                     "name": r.character.name,
                     "player": r.character.player,
                     "faction": r.character.faction,
-                    "present": r.character.present_at is not None,
-                    "state": live_state(r.snapshot),
+                    "present": r.character.present,
+                    "state": r.character.record.state_json,
                 }
                 for r in context["rows"]
+                if changed_rows is None or r.character.id in changed_rows
             ],
+            "version": token,
+            "full": changed_rows is None,
             "recent": [_logged_json(item) for item in context["recent"]],
             "conflicts": [_logged_json(item) for item in context["conflicts"]],
             "refused": [
@@ -201,6 +239,16 @@ def board_live(event_id: int):
             "html": render_template("organiser/board_live.html", **context),
         }
     )
+    response.headers["Cache-Control"] = "no-cache"
+    response.set_etag(etag, weak=True)
+    return response
+
+
+def _not_modified(etag: str):
+    response = Response(status=304)
+    response.headers["Cache-Control"] = "no-cache"
+    response.set_etag(etag, weak=True)
+    return response
 
 
 def _problem_text(problem: rules.Problem) -> str:

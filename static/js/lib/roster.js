@@ -6,16 +6,30 @@ import { announce, get, getAll, put, result, transaction } from "./store.js";
 
 const STORES = ["events", "characters", "badges", "meta"];
 
-// Fetch the whole roster and replace the phone's copy, except a character's state where the
-// phone already holds a newer one (an entry's answer that arrived while the roster was on
-// its way). Logged out (the session was ended, as for a lost phone): the copy is wiped.
-// Returns true when the roster is fresh, false when the server answered without it,
-// "unreachable" when it did not answer.
-export async function refreshRoster(api) {
+// Bring the phone's roster up to date: fetched whole once, then only what changed since the
+// version the phone holds (a 304 of no body when nothing did). A character's state is kept
+// where the phone already holds a newer one (an entry's answer that arrived while the
+// roster was on its way). Logged out (the session was ended, as for a lost phone): the copy
+// is wiped. Returns true when the roster is fresh, false when the server answered without
+// it, "unreachable" when it did not answer. Calls made while one is under way (the status
+// bar and the console at a page's load) share it.
+let running = null;
+
+export function refreshRoster(api) {
+  running ??= refresh(api).finally(() => {
+    running = null;
+  });
+  return running;
+}
+
+async function refresh(api) {
+  const [held, etag] = await Promise.all([get("meta", "rosterVersion"), get("meta", "rosterETag")]);
   let response;
   try {
+    const url = held ? `${api}/roster?since=${encodeURIComponent(held)}` : `${api}/roster`;
+    const headers = held && etag ? { "If-None-Match": etag } : {};
     const signal = AbortSignal.timeout(20_000);
-    response = await fetch(`${api}/roster`, { credentials: "same-origin", signal });
+    response = await fetch(url, { credentials: "same-origin", headers, signal });
   } catch {
     return "unreachable"; // offline, or no answer: keep what the phone has
   }
@@ -24,25 +38,35 @@ export async function refreshRoster(api) {
     await put("meta", true, "loggedOut");
     return false;
   }
+  const now = Date.now();
+  if (response.status === 304) {
+    await transaction(["meta"], "readwrite", (tx) => {
+      tx.objectStore("meta").put(now, "rosterAt");
+      tx.objectStore("meta").put(now, "lastSync");
+    });
+    return true;
+  }
   if (!response.ok) return false;
   const roster = await response.json();
-  const now = Date.now();
   await transaction(STORES, "readwrite", async (tx) => {
-    const kept = new Map(
-      (await result(tx.objectStore("characters").getAll())).map((c) => [c.id, c]),
-    );
-    for (const name of ["events", "characters", "badges"]) tx.objectStore(name).clear();
-    for (const event of roster.events) tx.objectStore("events").put(event);
+    const stores = Object.fromEntries(STORES.map((name) => [name, tx.objectStore(name)]));
+    const kept = new Map((await result(stores.characters.getAll())).map((c) => [c.id, c]));
+    if (roster.full) for (const name of ["characters", "badges"]) stores[name].clear();
+    stores.events.clear(); // every answer lists every event
+    for (const event of roster.events) stores.events.put(event);
     for (const character of roster.characters) {
       const known = kept.get(character.id);
       const state = newest(known?.state, character.state);
       const stateAt = state === character.state ? now : known.stateAt;
-      tx.objectStore("characters").put({ ...character, state, stateAt });
+      stores.characters.put({ ...character, state, stateAt });
     }
-    for (const [hash, id] of Object.entries(roster.badges)) tx.objectStore("badges").put(id, hash);
-    tx.objectStore("meta").put(now, "rosterAt");
-    tx.objectStore("meta").put(now, "lastSync"); // phone and server agree as of now
-    tx.objectStore("meta").put(false, "loggedOut");
+    for (const hash of roster.revoked || []) stores.badges.delete(hash);
+    for (const [hash, id] of Object.entries(roster.badges)) stores.badges.put(id, hash);
+    stores.meta.put(roster.version, "rosterVersion");
+    stores.meta.put(response.headers.get("ETag"), "rosterETag");
+    stores.meta.put(now, "rosterAt");
+    stores.meta.put(now, "lastSync"); // phone and server agree as of now
+    stores.meta.put(false, "loggedOut");
   });
   announce({ type: "roster" });
   return true;

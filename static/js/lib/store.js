@@ -1,5 +1,6 @@
 // The phone's own database (IndexedDB), shared by the pages and the service worker:
-//   meta        key → value: rosterAt, lastSync (ms since the epoch)
+//   meta        key → value: rosterAt, lastSync (ms since the epoch); rosterVersion and
+//               rosterETag, what the roster's next refresh asks changes since
 //   events      the roster's events, by id
 //   characters  the roster's characters with their last known state, by id
 //   badges      hash of a badge secret or short code → character id (never the secret)

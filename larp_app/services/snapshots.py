@@ -1,0 +1,367 @@
+"""Each character's log folded once per worker and kept, so a state costs what changed.
+
+A character's *record* is its log folded to the last entry (``rules.Folded``) with the
+character's version and the event settings it was computed from; the state at any instant
+from the last entry on is that record advanced in time (``rules.snapshot_at``), pure and
+cheap. An entry, a new sheet or new settings raise the character's version
+(``versions.changed``), and the next reader folds that character again, and only it. A record is a
+cache: dropping every one changes no answer (tests/web/test_snapshots.py proves it against
+the full fold).
+
+An event's *view* keeps every character's record and its state at the instant last asked,
+with the next instant at which time alone changes each (energy back, a status over, a
+countdown's end). Bringing a view up to date reads only the characters whose version grew
+and advances only those whose next change is due, so the roster and the board answer
+"what changed since" a version, and a poll that changed nothing costs two small queries.
+"""
+
+from __future__ import annotations
+
+import heapq
+import json
+import threading
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from flask import current_app
+from sqlalchemy import select
+
+from .. import rules
+from ..extensions import db
+from ..models import Character, Entry, Event
+from .events import event_settings
+
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+BUILD_CHUNK = 500  # characters whose logs are read at once when a view is built
+
+
+# --- tokens ---------------------------------------------------------------------------------
+
+
+def micros(at: datetime) -> int:
+    return (at - EPOCH) // rules.fold.TICK
+
+
+@dataclass(frozen=True)
+class Since:
+    """What a client has: the event's version and the instant of the answer it holds."""
+
+    version: int
+    at: int  # microseconds since the epoch
+
+    def text(self) -> str:
+        return f"{self.version}.{self.at}"
+
+    @classmethod
+    def read(cls, text: str | None) -> Since | None:
+        try:
+            version, at = (text or "").split(".")
+            return cls(int(version), int(at))
+        except ValueError:
+            return None
+
+
+# --- records and views ----------------------------------------------------------------------
+
+
+def settings_key(event: Event) -> str:
+    return json.dumps(event.settings or {}, sort_keys=True)
+
+
+@dataclass
+class Record:
+    """A character's log folded once, and its state at the view's instant."""
+
+    version: int
+    settings: str
+    ctx: rules.Context
+    folded: rules.Folded
+    conflict_entries: dict[str, rules.Entry]  # the entries the fold refused, by id
+    snapshot: rules.Snapshot | None = None  # at the view's instant
+    stamp: datetime | None = None  # the latest change at or before that instant
+    due: datetime | None = None  # the next change after it
+    state_json: dict | None = None  # the snapshot as data, without its instant
+    html: dict[str, str] = field(default_factory=dict)  # board rows, by locale
+
+    def at(self, now: datetime, log: list[rules.Entry] | None = None) -> None:
+        """Advance to ``now``; an entry dated later (a phone's clock) needs the log again."""
+        last = self.folded.last_at
+        if last is None or last <= now:
+            self.snapshot = rules.snapshot_at(self.folded, self.ctx, now)
+            self.stamp = rules.last_change(self.folded, self.ctx, now)
+            due = rules.next_change(self.snapshot.state, self.ctx)
+            self.due = None if due is None else max(due, now + rules.fold.TICK)
+        else:
+            self.snapshot = rules.snapshot_at(rules.fold_log(self.ctx, log, now), self.ctx, now)
+            self.stamp = now  # said changed: the client asks again; rare and brief
+            due = rules.next_change(self.snapshot.state, self.ctx)
+            self.due = min(
+                [e.at for e in log if e.at > now]
+                + ([] if due is None else [max(due, now + rules.fold.TICK)])
+            )
+        self.state_json = self.snapshot.to_dict()
+        del self.state_json["at"]
+        self.html.clear()
+
+
+def fold_record(
+    character: Character, settings: rules.Settings, key: str, log: list[rules.Entry]
+) -> Record:
+    ctx = rules.Context.of(rules.LarpSheet.from_dict(character.larp), settings)
+    folded = rules.fold_log(ctx, log)
+    refused = {c.id for c in folded.conflicts}
+    return Record(
+        version=character.version,
+        settings=key,
+        ctx=ctx,
+        folded=folded,
+        conflict_entries={e.id: e for e in log if e.id in refused},
+    )
+
+
+@dataclass
+class Row:
+    """A character as the roster and the board list it."""
+
+    id: int
+    version: int
+    name: str
+    player: str
+    faction: str | None
+    advancements: list[dict]  # what costs energy: the console's spending list
+    record: Record
+    present: bool = False  # checked in at the desk (the board says so)
+
+
+@dataclass
+class View:
+    event_id: int
+    version: int
+    settings: str
+    at: datetime
+    rows: dict[int, Row]
+    due: list[tuple[datetime, int]]  # (next change, character id), a heap
+    latest: datetime | None = None  # the latest stamp of any row
+
+    def since(self, since: Since | None) -> list[Row]:
+        """The rows changed after what the client holds (every row without a token)."""
+        if since is None:
+            return list(self.rows.values())
+        return [
+            r
+            for r in self.rows.values()
+            if r.version > since.version
+            or (r.record.stamp is not None and micros(r.record.stamp) > since.at)
+        ]
+
+    def unchanged(self, since: Since | None, version: int) -> bool:
+        return (
+            since is not None
+            and since.version == version
+            and (self.latest is None or micros(self.latest) <= since.at)
+        )
+
+    def token(self) -> Since:
+        return Since(self.version, micros(self.at))
+
+
+def spending(larp: dict) -> list[dict]:
+    """What costs energy (the console's spending list); passive or free ones need no entry."""
+    return [
+        {"name": a["name"], "energy_cost": a["energy_cost"]}
+        for a in larp.get("advancements", [])
+        if a.get("energy_cost", 0) > 0 and not a.get("passive")
+    ]
+
+
+CHARACTER_COLUMNS = (
+    Character.id,
+    Character.version,
+    Character.name,
+    Character.player,
+    Character.faction,
+    Character.larp,
+    Character.present_at,
+)
+
+
+def _logs(character_ids: list[int] | None, event_id: int) -> dict[int, list[rules.Entry]]:
+    """The logs of some characters (all of the event's when None), in arrival order."""
+    query = select(Entry.character_id, Entry.fields).order_by(Entry.id)
+    if character_ids is None:
+        query = query.join(Character, Entry.character_id == Character.id).where(
+            Character.event_id == event_id
+        )
+    else:
+        query = query.where(Entry.character_id.in_(character_ids))
+    logs: dict[int, list[rules.Entry]] = defaultdict(list)
+    for character_id, fields in db.session.execute(query):
+        logs[character_id].append(rules.entry_from_stored(fields))
+    return logs
+
+
+class Snapshots:
+    """A worker's records, by character id, and views, by event id."""
+
+    def __init__(self):
+        self.records: dict[int, Record] = {}
+        self.views: dict[int, View] = {}
+        self.lock = threading.RLock()  # for a threaded server; gunicorn's sync workers: one
+
+    # One character (a console's poll, the player's page, an entry's answer).
+    def record(self, character: Character) -> Record:
+        """The character's record; its version alone tells it current (new settings raise
+        every character's version), so a current one costs no query."""
+        record = self.records.get(character.id)
+        if record is None or record.version != character.version:
+            with self.lock:
+                return self._fold(character)
+        return record
+
+    def _fold(self, character: Character) -> Record:
+        from .entries import log_of
+
+        event = character.event
+        key = settings_key(event)
+        record = fold_record(character, event_settings(event), key, log_of(character))
+        self.records[character.id] = record
+        return record
+
+    # A whole event (the roster, the board).
+    def view(self, event: Event, now: datetime) -> View:
+        with self.lock:
+            return self._view(event, now)
+
+    def _view(self, event: Event, now: datetime) -> View:
+        key = settings_key(event)
+        view = self.views.get(event.id)
+        version = event.version
+        if view is None or view.settings != key or now < view.at:
+            # (A clock set back: states are kept only forwards in time; build again.)
+            view = self._build(event, key, version, now)
+        else:
+            if version != view.version:
+                self._reread(view, event, key, version, now)
+            self._advance(view, now)
+        return view
+
+    def _build(self, event: Event, key: str, version: int, now: datetime) -> View:
+        settings = event_settings(event)
+        found = db.session.execute(
+            select(*CHARACTER_COLUMNS).where(Character.event_id == event.id)
+        ).all()
+        view = View(event.id, version, key, now, {}, [])
+        # A few hundred characters' logs at a time: a worker never holds a whole event's
+        # entries at once (only each character's fold is kept).
+        for start in range(0, len(found), BUILD_CHUNK):
+            chunk = found[start : start + BUILD_CHUNK]
+            stale = [
+                c.id
+                for c in chunk
+                if (kept := self.records.get(c.id)) is None
+                or kept.version != c.version
+                or kept.settings != key
+            ]
+            logs = _logs(stale, event.id) if stale else {}
+            for character in chunk:
+                self._place(view, character, settings, key, logs.get(character.id, []), now)
+        heapq.heapify(view.due)
+        view.latest = max(
+            (r.record.stamp for r in view.rows.values() if r.record.stamp), default=None
+        )
+        self.views[event.id] = view
+        return view
+
+    def _place(self, view, character, settings, key, log, now) -> Row:
+        record = self.records.get(character.id)
+        if record is None or record.version != character.version or record.settings != key:
+            record = fold_record(character, settings, key, log)
+            self.records[character.id] = record
+        elif record.folded.last_at is not None and record.folded.last_at > now and not log:
+            log = _logs([character.id], view.event_id).get(character.id, [])  # needed: rare
+        record.at(now, log)
+        row = Row(
+            character.id,
+            character.version,
+            character.name,
+            character.player,
+            character.faction,
+            spending(character.larp),
+            record,
+            character.present_at is not None,
+        )
+        view.rows[character.id] = row
+        if record.due is not None:
+            view.due.append((record.due, character.id))
+        return row
+
+    def _reread(self, view: View, event: Event, key: str, version: int, now: datetime) -> None:
+        settings = event_settings(event)
+        found = db.session.execute(
+            select(*CHARACTER_COLUMNS).where(
+                Character.event_id == event.id, Character.version > view.version
+            )
+        ).all()
+        logs = _logs([c.id for c in found], event.id) if found else {}
+        for character in found:
+            row = self._place(view, character, settings, key, logs.get(character.id, []), now)
+            if row.record.due is not None:
+                heapq.heappush(view.due, (row.record.due, row.id))
+            view.latest = max(filter(None, (view.latest, row.record.stamp)), default=None)
+        view.version = version
+
+    def _advance(self, view: View, now: datetime) -> None:
+        """Advance the rows whose next change is due by ``now``; the rest stay as they are."""
+        from .entries import log_of
+
+        while view.due and view.due[0][0] <= now:
+            due, character_id = heapq.heappop(view.due)
+            row = view.rows.get(character_id)
+            if row is None or row.record.due != due:
+                continue  # a stale reminder: the row was folded again since
+            record = row.record
+            log = None
+            if record.folded.last_at is not None and record.folded.last_at > now:
+                log = log_of(db.session.get(Character, character_id))
+            record.at(now, log)
+            if record.due is not None:
+                heapq.heappush(view.due, (record.due, character_id))
+            view.latest = max(filter(None, (view.latest, record.stamp)), default=None)
+        view.at = now
+
+
+def snapshots() -> Snapshots:
+    """This worker's records and views (a cache: dropping it changes no answer)."""
+    return current_app.extensions.setdefault("larp_snapshots", Snapshots())
+
+
+def state_of(character: Character, at: datetime) -> rules.Snapshot:
+    """The character's state at ``at``: its record advanced, or, for an instant before its
+    last entry, the log folded up to ``at``."""
+    record = snapshots().record(character)
+    if record.folded.last_at is None or at >= record.folded.last_at:
+        return rules.snapshot_at(record.folded, record.ctx, at)
+    from .entries import log_of
+
+    return rules.snapshot_at(rules.fold_log(record.ctx, log_of(character), at), record.ctx, at)
+
+
+def last_change_of(character: Character, at: datetime) -> datetime | None:
+    """The latest instant at or before ``at`` at which the character's state changed."""
+    record = snapshots().record(character)
+    if record.folded.last_at is not None and record.folded.last_at > at:
+        return at
+    return rules.last_change(record.folded, record.ctx, at)
+
+
+def event_rows(event: Event, now: datetime, since: Since | None = None) -> tuple[View, list[Row]]:
+    view = snapshots().view(event, now)
+    return view, view.since(since)
+
+
+def state_etag(character: Character, at: datetime) -> str:
+    """The version of a character's state at ``at``: its own version and its latest change.
+    Two instants with the same tag see the same state."""
+    changed_at = last_change_of(character, at)
+    return f"state.{character.version}.{0 if changed_at is None else micros(changed_at)}"

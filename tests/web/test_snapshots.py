@@ -1,0 +1,152 @@
+"""The kept snapshots are a cache: on random logs (late entries, undos, deaths, statuses) and
+across a settings change, every state they give equals the full fold of the stored log, and
+a worker that drops them all answers the same."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import replace
+from datetime import timedelta
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sqlalchemy import insert
+
+from larp_app import rules
+from larp_app.extensions import db
+from larp_app.models import Character, Entry, Event
+from larp_app.services.characters import import_sheets, larp_sheet
+from larp_app.services.events import change_settings, create_event, event_settings
+from larp_app.services.snapshots import Since, Snapshots, snapshots, state_of
+from larp_app.services.versions import changed
+
+from ..unit.test_fold_properties import LATER_SECONDS, PLAY_SECONDS, instant, logs
+from .helpers import data_sheet
+
+BREAKS = {"optional_rules": {"armour_breaks": True}}
+examples = settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+moments = st.integers(0, PLAY_SECONDS + LATER_SECONDS).map(instant)
+
+
+@pytest.fixture
+def ctx(app):
+    with app.app_context():
+        event = create_event("Notte", "ex-nihilo")
+        db.session.commit()
+        yield event
+
+
+def store(character: Character, entry: rules.Entry) -> None:
+    """An entry as the app stores it (whatever the fold will think of it)."""
+    db.session.execute(
+        insert(Entry),
+        [
+            {
+                "client_id": entry.id,
+                "character_id": character.id,
+                "kind": entry.kind,
+                "at": entry.at,
+                "received_at": entry.at,
+                "fields": rules.entry_to_dict(entry),
+            }
+        ],
+    )
+    changed(character)
+    db.session.commit()
+
+
+def fresh_ids(log: list[rules.Entry]) -> list[rules.Entry]:
+    """The same log under new ids (ids are unique across the table), undos following."""
+    ids = {e.id: str(uuid.uuid4()) for e in log}
+    renamed = []
+    for entry in log:
+        changes = {"id": ids[entry.id]}
+        if entry.kind == "undo":
+            changes["target"] = ids.get(entry.target, entry.target)
+        renamed.append(replace(entry, **changes))
+    return renamed
+
+
+def full_fold(character: Character, at) -> dict:
+    stored = db.session.scalars(
+        db.select(Entry.fields).where(Entry.character_id == character.id).order_by(Entry.id)
+    )
+    log = [rules.entry_from_stored(f) for f in stored]
+    return rules.state_at(larp_sheet(character), event_settings(character.event), log, at).to_dict()
+
+
+def new_character(event: Event) -> Character:
+    (character,) = import_sheets(event, [data_sheet()])
+    db.session.commit()
+    return character
+
+
+@examples
+@given(log=logs(), asked=st.lists(moments, min_size=1, max_size=4), switch=st.integers(0, 40))
+def test_a_kept_state_equals_the_full_fold_after_every_entry_and_a_settings_change(
+    ctx, log, asked, switch
+):
+    event = ctx
+    character = new_character(event)
+    for number, entry in enumerate(fresh_ids(log)):
+        if number == switch:  # the event's tables change mid-game: every sheet again
+            change_settings(event, BREAKS if not event.settings.get("optional_rules") else {})
+            db.session.commit()
+        store(character, entry)
+        for at in asked:
+            assert state_of(character, at).to_dict() == full_fold(character, at)
+    for at in asked:
+        assert state_of(character, at).to_dict() == full_fold(character, at)
+
+
+@examples
+@given(logs_=st.lists(logs(), min_size=1, max_size=3), asked=st.lists(moments, min_size=2))
+def test_an_event_view_equals_the_full_fold_and_a_fresh_worker_answers_the_same(ctx, logs_, asked):
+    event = ctx
+    cast = [new_character(event) for _ in logs_]
+    logs_ = [fresh_ids(log) for log in logs_]
+    kept = snapshots()
+    for instant_ in sorted(asked):
+        for character, log in zip(cast, logs_, strict=True):
+            if log:
+                store(character, log.pop(0))  # entries arrive between the asks
+        db.session.refresh(event)
+        view = kept.view(event, instant_)
+        fresh = Snapshots().view(event, instant_)
+        for character in cast:
+            expected = full_fold(character, instant_)
+            del expected["at"]
+            assert view.rows[character.id].record.state_json == expected
+            assert fresh.rows[character.id].record.state_json == expected
+
+
+@examples
+@given(log=logs().filter(bool), first=moments, later=st.integers(1, 4 * 3600))
+def test_what_changed_since_a_version_names_every_character_whose_state_differs(
+    ctx, log, first, later
+):
+    event = ctx
+    cast = [new_character(event), new_character(event)]
+    for entry in fresh_ids(log):
+        store(cast[0], entry)
+    db.session.refresh(event)
+    view = snapshots().view(event, first)
+    held = {c.id: dict(view.rows[c.id].record.state_json) for c in cast}
+    token = view.token()
+    then = first + timedelta(seconds=later)
+    db.session.refresh(event)
+    view = snapshots().view(event, then)
+    named = {row.id for row in view.since(Since.read(token.text()))}
+    for character in cast:
+        now = full_fold(character, then)
+        del now["at"]
+        assert view.rows[character.id].record.state_json == now
+        if now != held[character.id]:
+            assert character.id in named
+    if not named:
+        assert view.unchanged(token, event.version)
