@@ -11,6 +11,8 @@ from .rules import Problem
 PROBLEMS = {
     "required": _l("is required"),
     "not_text": _l("must be text"),
+    "not_unicode": _l("must be valid Unicode text"),
+    "control_character": _l("must not hold control characters"),
     "not_int": _l("must be a whole number, got {got}"),
     "not_number": _l("must be a number, got {got}"),
     "not_bool": _l("must be true or false, got {got}"),

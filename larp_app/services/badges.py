@@ -5,6 +5,7 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError, OperationalError
 
 from .. import tokens
 from ..extensions import db
@@ -27,13 +28,17 @@ def active_badge(character: Character) -> Badge | None:
 
 
 def issue_badge(character: Character) -> Badge:
-    """Give the character a new badge, revoking the one it had; make its player secret."""
+    """Give the character a new badge, revoking the one it had, and a new player link.
+
+    A reissue (the old card lost) makes a new player secret too: the old card's link stops
+    showing the live state.
+    """
     now = now_utc()
     old = active_badge(character)
     if old is not None:
         old.revoked_at = now
         db.session.flush()  # the old one stops counting before the new one exists
-    if character.player_secret is None:
+    if character.player_secret is None or old is not None:
         character.player_secret = tokens.new_secret()
     badge = Badge(
         character=character,
@@ -44,6 +49,47 @@ def issue_badge(character: Character) -> Badge:
     db.session.add(badge)
     db.session.flush()
     return badge
+
+
+REISSUE_TRIES = 8
+
+
+def _lock(character_id: int) -> Character | None:
+    """The character, read again under a row lock on PostgreSQL (SQLite locks the file)."""
+    query = select(Character).where(Character.id == character_id)
+    if db.session.get_bind().dialect.name == "postgresql":
+        query = query.with_for_update()
+    return db.session.scalar(query.execution_options(populate_existing=True))
+
+
+def reissue_badge(character_id: int) -> Badge | None:
+    """Reissue the character's badge and commit; None when there is no such character.
+
+    Reissues of one character at the same moment each end with one active badge: a reissue
+    that collides with another starts again from the badge the other made.
+    """
+    for attempt in range(REISSUE_TRIES):
+        try:
+            character = _lock(character_id)
+            if character is None:
+                return None
+            db.session.expire(character, ["badges"])
+            badge = issue_badge(character)
+            db.session.commit()
+            return badge
+        except (IntegrityError, OperationalError) as exc:
+            db.session.rollback()
+            locked = isinstance(exc, IntegrityError) or "locked" in str(exc.orig).lower()
+            if not locked or attempt == REISSUE_TRIES - 1:
+                raise
+    return None
+
+
+def rotate_player_link(character: Character) -> str:
+    """A new player secret: the old link shows nothing from now on. Flushes."""
+    character.player_secret = tokens.new_secret()
+    db.session.flush()
+    return character.player_secret
 
 
 def ensure_badges(characters: list[Character]) -> int:

@@ -12,10 +12,12 @@ from .csv_sheets import read_csv_with_rows
 def read_json(text: str, label: str = "file") -> Any:
     """Parse JSON text; InvalidInput under ``label`` says where it breaks."""
     try:
-        return json.loads(text)
+        return rules.strict_json_loads(text)
     except json.JSONDecodeError as exc:
         detail = f"{exc.msg} at line {exc.lineno}, column {exc.colno}"
         raise rules.InvalidInput([rules.Problem(label, "not_json", {"detail": detail})]) from None
+    except ValueError as exc:
+        raise rules.InvalidInput([rules.Problem(label, "not_json", {"detail": str(exc)})]) from None
 
 
 def read_sheet_file(text: str, filename: str = "") -> tuple[list[Any], list[int]]:

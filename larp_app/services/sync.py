@@ -21,7 +21,7 @@ from .entries import record_entry
 
 
 def _refuse(user: User, character: Character, item: dict, code: str, message: str) -> dict:
-    fields = {k: v for k, v in item.items() if k != "character"}
+    fields = _kept(item)
     db.session.add(
         RefusedEntry(
             at=now_utc(),
@@ -89,4 +89,22 @@ def _refused_before(client_id: Any, character: Character) -> RefusedEntry | None
 
 def _is_id(item: dict) -> bool:
     value = item.get("character")
-    return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, int) and not isinstance(value, bool) and 0 < value < 2**31
+
+
+KEPT_FIELDS, KEPT_TEXT = 20, 200  # a refused entry is kept small, whatever was sent
+
+
+def _kept(item: dict) -> dict[str, Any]:
+    """The refused item's fields as kept for the board: plain values, long text cut short."""
+    kept: dict[str, Any] = {}
+    for key, value in item.items():
+        if len(kept) >= KEPT_FIELDS:
+            break
+        if key == "character" or not isinstance(key, str) or len(key) > 40:
+            continue
+        if isinstance(value, str):
+            kept[key] = value[:KEPT_TEXT]
+        elif value is None or isinstance(value, bool | int | float):
+            kept[key] = value
+    return kept

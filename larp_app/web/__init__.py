@@ -3,7 +3,7 @@
 from flask import Flask, render_template
 
 from ..extensions import csrf
-from . import display, security
+from . import display, hygiene, security
 
 
 def register(app: Flask) -> None:
@@ -20,6 +20,7 @@ def register(app: Flask) -> None:
     from .scanner import bp as scanner
 
     security.configure(app)
+    hygiene.configure(app)
     display.register(app)
     for blueprint in (
         home,
@@ -40,8 +41,6 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(403)
     def forbidden(error):
+        if hygiene.is_api():
+            return hygiene.http_api_error(error)
         return render_template("errors/error.html", code=403, error=error), 403
-
-    @app.errorhandler(404)
-    def not_found(error):
-        return render_template("errors/error.html", code=404, error=error), 404
