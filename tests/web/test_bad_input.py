@@ -13,6 +13,7 @@ from larp_app.rules import format_instant
 from larp_app.services.clock import now_utc
 
 from .helpers import data_sheet, log_in, make_user, post_form
+from .test_organiser_pages import settings_form as organiser_settings_form
 
 pytestmark = pytest.mark.both_databases
 
@@ -57,6 +58,11 @@ def browser(app, client):
     return client
 
 
+def settings_form(client, event_id, **changes):
+    """The settings form as the page fills it in, with ``changes``."""
+    return {**organiser_settings_form(client, f"/events/{event_id}"), **changes}
+
+
 def entry(kind, seconds_ago=0, **fields):
     at = now_utc() - timedelta(seconds=seconds_ago)
     return {"id": str(uuid.uuid4()), "kind": kind, "at": format_instant(at), **fields}
@@ -79,7 +85,10 @@ def test_a_turn_length_of_nan_or_infinity_in_the_settings_form_is_refused(
     app, browser, event_id, value
 ):
     page = f"/events/{event_id}/settings"
-    answer = post_form(browser, page, {"turn_seconds": value, "rows": "0"}, page=page)
+    unchanged = post_form(browser, page, settings_form(browser, event_id), page=page)
+    assert unchanged.status_code == 302
+    form = settings_form(browser, event_id, turn_seconds=value)
+    answer = post_form(browser, page, form, page=page)
     assert answer.status_code == 422
     with app.app_context():
         assert db.session.get(Event, event_id).settings["turn_seconds"] == 1
@@ -221,10 +230,10 @@ def test_json_nested_a_thousand_levels_is_refused(app, client, organiser):
 @pytest.mark.parametrize("rows", ["abc", "100000", "-1"])
 def test_the_settings_form_with_a_bad_row_count_is_refused(app, browser, event_id, rows):
     page = f"/events/{event_id}/settings"
-    answer = post_form(browser, page, {"turn_seconds": "1", "rows": rows}, page=page)
+    answer = post_form(browser, page, settings_form(browser, event_id, rows=rows), page=page)
     assert answer.status_code == 422
     with app.app_context():
-        assert db.session.get(Event, event_id).settings == {"turn_seconds": 1}
+        assert db.session.get(Event, event_id).settings.get("rows") is None
 
 
 def test_an_end_of_session_field_with_a_superscript_number_is_ignored(browser, event_id):
