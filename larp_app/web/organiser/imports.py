@@ -13,7 +13,7 @@ from ...messages import problem_message
 from ...models import Event
 from ...services.characters import check_sheets, import_sheets
 from ...services.csv_sheets import template_csv
-from ...services.sheet_files import read_sheet_file
+from ...services.sheet_files import decode_upload, read_sheet_file
 from ..auth import login_required
 from . import bp
 
@@ -53,22 +53,25 @@ def import_template(event_id: int):
 def import_preview(event_id: int):
     event = db.get_or_404(Event, event_id)
     upload = request.files.get("file")
-    if upload and upload.filename:
-        text, name = upload.read().decode("utf-8", errors="replace"), upload.filename
-    else:
-        text, name = request.form.get("pasted", ""), ""
+    encoding = None
     try:
+        if upload and upload.filename:
+            text, encoding = decode_upload(upload.read())
+            name = upload.filename
+        else:
+            text, name = request.form.get("pasted", ""), ""
         sheets, rows = read_sheet_file(text, name)
+        larp, errors, warnings = check_sheets(event, sheets)
     except rules.InvalidInput as exc:
         return render_template(
             "organiser/import.html",
             event=event,
             file_errors=[problem_message(p) for p in exc.problems],
         ), 422
-    larp, errors, warnings = check_sheets(event, sheets)
     return render_template(
         "organiser/import_preview.html",
         event=event,
+        encoding=encoding,
         sheets=sheets,
         larp=larp,
         rows=rows,
@@ -84,8 +87,8 @@ def import_preview(event_id: int):
 def import_confirm(event_id: int):
     event = db.get_or_404(Event, event_id)
     try:
-        characters = import_sheets(event, json.loads(request.form.get("sheets", "[]")))
-    except (rules.InvalidInput, json.JSONDecodeError):
+        characters = import_sheets(event, rules.strict_json_loads(request.form.get("sheets", "[]")))
+    except (rules.InvalidInput, ValueError):
         db.session.rollback()
         flash(
             _("Nothing was imported: the sheets changed since the preview. Upload them again."),
