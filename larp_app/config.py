@@ -34,3 +34,6 @@ MAX_FORM_MEMORY_SIZE = 4 * 1024 * 1024
 # The live API refuses entries dated further ahead or further back than these.
 ENTRY_MAX_FUTURE_SECONDS = 10
 ENTRY_MAX_AGE_HOURS = 24
+
+# None: `flask demo` gives its accounts random passwords, printed once. Tests fix them.
+DEMO_PASSWORDS = None

@@ -38,6 +38,7 @@ PROBLEMS = {
     "not_found": _l("{got} does not exist"),
     "taken": _l("{got} is already taken"),
     "too_short": _l("must be at least {min} characters"),
+    "wrong_password": _l("is not your current password"),
     "in_future": _l("is in the future: {got}"),
     "too_old": _l("is more than 24 hours ago: {got}"),
     "must_cover_once": _l("rows must cover every value {min}–{max} exactly once"),
