@@ -70,6 +70,7 @@ REFUSALS = {
     "revoked": _l("this badge was replaced by a new one: ask for the new card"),
     "other_event": _l("this badge belongs to another event"),
     "bad_short_code": _l("this code has a typo: check each character"),
+    "too_many": _l("too many codes refused in a minute: wait a minute and try again"),
 }
 
 

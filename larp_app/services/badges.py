@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from urllib.parse import urlsplit
 
-from sqlalchemy import select
+from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from .. import tokens
 from ..extensions import db
 from ..models import Badge, BadgeLookup, Character, User
 from .clock import now_utc
+
+# A user's refused lookups in a minute before the next ones are refused unread (429): a
+# guesser learns nothing fast, a referee fixing a typo never meets it.
+REFUSED_PER_MINUTE = 12
+LOOKUPS_KEPT = 1000  # refused lookups kept for the organisers, the newest
 
 SCAN_VERSION = "1"  # in the QR's URL, so a future format can be told apart
 
@@ -115,8 +121,24 @@ def _secret_in(presented: str) -> str:
     return path.rsplit("/b/", 1)[-1].strip("/").upper()
 
 
+def _too_many_refused(user: User | None, now) -> bool:
+    if user is None:
+        return False
+    recent = db.session.scalar(
+        select(func.count())
+        .select_from(BadgeLookup)
+        .where(BadgeLookup.user_id == user.id, BadgeLookup.at > now - timedelta(minutes=1))
+    )
+    return recent >= REFUSED_PER_MINUTE
+
+
 def resolve_badge(presented: str, user: User | None, event_id: int | None = None) -> Badge:
-    """The active badge a scan or a typed short code names; BadgeRefused (recorded) if none."""
+    """The active badge a scan or a typed short code names; BadgeRefused (recorded) if none.
+
+    ``too_many`` (not recorded) when the user had too many refused in the last minute.
+    """
+    if _too_many_refused(user, now_utc()):
+        raise BadgeRefused("too_many")
     badge, reason = None, None
     if tokens.looks_like_short_code(presented):
         code = tokens.read_short_code(presented)
@@ -147,6 +169,14 @@ def resolve_badge(presented: str, user: User | None, event_id: int | None = None
             )
         )
         db.session.flush()
+        # The newest LOOKUPS_KEPT, and the last minute's (each user's count for the limit).
+        newest = db.session.scalar(select(func.max(BadgeLookup.id)))
+        db.session.execute(
+            delete(BadgeLookup).where(
+                BadgeLookup.id <= newest - LOOKUPS_KEPT,
+                BadgeLookup.at <= now_utc() - timedelta(minutes=1),
+            )
+        )
         raise BadgeRefused(reason)
     return badge
 

@@ -139,6 +139,10 @@ def _character_json(character: Character, warnings: bool = False) -> dict:
 
 
 def _badge_refused(code: str):
+    if code == "too_many":
+        answer, status = error(429, code, refusal_message(code, {}))
+        answer.headers["Retry-After"] = "60"
+        return answer, status
     return error(404, code, refusal_message(code, {}))
 
 

@@ -1,5 +1,7 @@
 """Issue 17: sessions, passwords and tokens that can be taken back (8, 9, 10, 12, 13)."""
 
+from datetime import timedelta
+
 import pytest
 from sqlalchemy import select
 
@@ -212,3 +214,29 @@ def test_an_unknown_name_costs_the_same_password_check_as_a_known_one(app, monke
     log_in(client, "nobody", "guess")
     assert len(checks) == 2
     assert checks[0].split("$")[0] == checks[1].split("$")[0]  # the same method and cost
+
+
+# 11. badge and short-code lookups
+
+
+def test_refused_badge_lookups_are_limited_per_user_and_the_record_stays_bounded(
+    app, client, referee_token, monkeypatch
+):
+    from larp_app.models import BadgeLookup
+    from larp_app.services import badges
+
+    monkeypatch.setattr(badges, "LOOKUPS_KEPT", 5)
+    _uid, token = referee_token
+    answers = [
+        client.get(f"/api/v1/badges/NOSUCHSECRET{i}", headers=auth(token)).status_code
+        for i in range(badges.REFUSED_PER_MINUTE + 3)
+    ]
+    assert answers == [404] * badges.REFUSED_PER_MINUTE + [429] * 3
+    with app.app_context():
+        assert db.session.query(BadgeLookup).count() == badges.REFUSED_PER_MINUTE
+        for row in db.session.query(BadgeLookup):
+            row.at -= timedelta(minutes=2)
+        db.session.commit()
+    assert client.get("/api/v1/badges/NOSUCHSECRET", headers=auth(token)).status_code == 404
+    with app.app_context():
+        assert db.session.query(BadgeLookup).count() == 5
