@@ -151,10 +151,10 @@ def _badge_refused(code: str):
 def get_badge(presented: str):
     """The character a scanned secret or a typed short code names."""
     event_id = request.args.get("event", type=int)
-    if event_id is not None and not 0 < event_id <= MAX_ID:
-        raise rules.InvalidInput(
-            [rules.Problem("event", "out_of_range", {"min": 1, "max": MAX_ID})]
-        )
+    if event_id is not None and (
+        not 0 < event_id <= MAX_ID or db.session.get(Event, event_id) is None
+    ):
+        raise rules.InvalidInput([rules.Problem("event", "not_found", {"got": event_id})])
     try:
         badge = resolve_badge(presented, g.user, event_id)
     except BadgeRefused as refused:

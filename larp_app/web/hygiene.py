@@ -12,7 +12,6 @@ from typing import Any
 from flask import Flask, abort, jsonify, request
 from flask.json.provider import DefaultJSONProvider
 from werkzeug.exceptions import HTTPException
-from werkzeug.routing import IntegerConverter
 
 from .. import rules
 
@@ -28,21 +27,19 @@ class StrictJSONProvider(DefaultJSONProvider):
         return super().dumps(obj, **kwargs)
 
 
-class IdConverter(IntegerConverter):
-    """``<int:id>``: a larger number names nothing, a 404 rather than a database error."""
-
-    def __init__(self, map, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("max", MAX_ID)
-        super().__init__(map, *args, **kwargs)
-
-
 def configure(app: Flask) -> None:
     app.json_provider_class = StrictJSONProvider
     app.json = StrictJSONProvider(app)
-    app.url_map.converters["int"] = IdConverter
+    app.url_value_preprocessor(_bounded_ids)
     app.before_request(_refuse_nul)
     for code in (400, 404, 405, 413, 429):
         app.register_error_handler(code, _api_or_page)
+
+
+def _bounded_ids(endpoint: str | None, values: dict[str, Any] | None) -> None:
+    """``<int:id>`` beyond the database's integers names nothing: 404, not a database error."""
+    if values and any(isinstance(v, int) and not 0 <= v <= MAX_ID for v in values.values()):
+        abort(404)
 
 
 def _refuse_nul() -> None:
