@@ -242,6 +242,14 @@ def test_an_end_of_session_field_with_a_superscript_number_is_ignored(browser, e
     assert post_form(browser, page, form, page=page).status_code < 500
 
 
+def test_an_end_of_session_at_the_edge_of_the_calendar_is_refused(app, browser, event_id):
+    page = f"/events/{event_id}/end-session"
+    answer = post_form(browser, page, {"at": EDGE}, page=page)
+    assert answer.status_code == 302  # back to the list, which says to open it again
+    assert "open it again" in browser.get(answer.headers["Location"]).get_data(as_text=True)
+    assert count(app, Entry) == 0
+
+
 def test_six_simultaneous_badge_reissues_leave_one_active_badge(app, organiser, character_id):
     answers = []
 
