@@ -69,7 +69,11 @@ def start_server(database: Path):
     from larp_app.services.demo import load_demo
 
     app = create_app(
-        {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}", "SECRET_KEY": secrets.token_hex()}
+        {
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}",
+            "SECRET_KEY": secrets.token_hex(),
+            "DEMO_PASSWORDS": {"referee": "referee-demo"},
+        }
     )
     logging.disable(logging.INFO)  # alembic's and werkzeug's line per step and per request
     with app.app_context():

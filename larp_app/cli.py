@@ -16,7 +16,7 @@ from . import rules, tls
 from .badges import LAYOUTS, PAPERS
 from .extensions import db
 from .messages import badge_labels, problem_message, refusal_message
-from .models import Event
+from .models import Event, User
 from .services.backups import BackupError, create_backup, default_path, restore_backup
 from .services.badge_prints import print_badges
 from .services.campaign import continue_event
@@ -25,14 +25,22 @@ from .services.event_archive import ArchiveRefused, export_event, import_event
 from .services.events import archive_event, create_event
 from .services.reimport import ADDED, UNCHANGED, UPDATED, apply_import
 from .services.sheet_files import read_json, read_sheet_file
-from .services.users import ROLES, create_user
+from .services.users import (
+    ROLES,
+    create_user,
+    new_token,
+    reset_password,
+    revoke_token,
+    set_password,
+    tokens_of,
+)
 
 sheets_cli = AppGroup("sheets", help="Check, convert and import character sheets.")
 log_cli = AppGroup("log", help="Work with exported referee logs.")
 event_cli = AppGroup(
     "event", help="Create, archive and continue events; read their settings; move one."
 )
-users_cli = AppGroup("users", help="Create organiser and referee accounts.")
+users_cli = AppGroup("users", help="Accounts: create, reset a password, API tokens.")
 badges_cli = AppGroup("badges", help="Print badges.")
 tls_cli = AppGroup("tls", help="HTTPS on a laptop: a local authority phones trust.")
 backup_cli = AppGroup("backup", help="Back up the database while the app serves; restore it.")
@@ -305,6 +313,60 @@ def users_create_command(username: str, role: str, password: str | None) -> None
     click.echo(f"token: {token}")
 
 
+def _user_named(username: str) -> User:
+    user = db.session.scalar(db.select(User).where(User.username == username))
+    if user is None:
+        _fail([rules.Problem("NAME", "not_found", {"got": username})])
+    return user
+
+
+@users_cli.command("password")
+@click.argument("username", metavar="NAME")
+@click.option("--password", help="Generated and printed when not given.")
+def users_password_command(username: str, password: str | None) -> None:
+    """Reset an account's password (its sessions and API tokens end); print it when generated."""
+    user = _user_named(username)
+    try:
+        if password is None:
+            password = reset_password(user)
+            click.echo(f"password: {password}")
+        else:
+            set_password(user, password)
+    except rules.InvalidInput as exc:
+        _fail(exc.problems)
+    db.session.commit()
+    click.echo(f"{user.username}: password changed, every session and API token ended")
+
+
+@users_cli.command("tokens")
+@click.argument("username", metavar="NAME")
+def users_tokens_command(username: str) -> None:
+    """List an account's working API tokens: id, label, when made (never the token itself)."""
+    for token in tokens_of(_user_named(username)):
+        click.echo(f"{token.id}\t{token.label}\t{rules.format_instant(token.created_at)}")
+
+
+@users_cli.command("new-token")
+@click.argument("username", metavar="NAME")
+@click.option("--label", default="token", help="What the token is for.")
+def users_new_token_command(username: str, label: str) -> None:
+    """Make a new API token for the account and print it (only this once)."""
+    token = new_token(_user_named(username), label)
+    db.session.commit()
+    click.echo(f"token: {token}")
+
+
+@users_cli.command("revoke-token")
+@click.argument("username", metavar="NAME")
+@click.argument("token_id", metavar="ID", type=int)
+def users_revoke_token_command(username: str, token_id: int) -> None:
+    """Revoke one API token of the account (its id from `users tokens`)."""
+    if not revoke_token(_user_named(username), token_id):
+        _fail([rules.Problem("ID", "not_found", {"got": token_id})])
+    db.session.commit()
+    click.echo(f"token {token_id} revoked")
+
+
 @click.command("demo")
 @with_appcontext
 def demo_command() -> None:
@@ -317,6 +379,8 @@ def demo_command() -> None:
     )
     for username, password in result.logins:
         click.echo(f"login: {username} / {password}")
+    if not result.logins:
+        click.echo("demo logins: as printed when they were made (reset: flask users password NAME)")
 
 
 @badges_cli.command("print")

@@ -35,6 +35,15 @@ TRUSTED_PROXIES = 0
 # Where background badge prints are written; None: instance/prints.
 PRINT_FOLDER = None
 
+# The largest request body: a bigger one is refused (413) before it is read. A CSV of a
+# thousand sheets is well under 2 MB; a phone's outbox of 200 entries under 1 MB.
+MAX_CONTENT_LENGTH = 4 * 1024 * 1024
+# Form fields of a urlencoded or multipart form (werkzeug's own default is 500 000 bytes).
+MAX_FORM_MEMORY_SIZE = 4 * 1024 * 1024
+
 # The live API refuses entries dated further ahead or further back than these.
 ENTRY_MAX_FUTURE_SECONDS = 10
 ENTRY_MAX_AGE_HOURS = 24
+
+# None: `flask demo` gives its accounts random passwords, printed once. Tests fix them.
+DEMO_PASSWORDS = None

@@ -11,6 +11,8 @@ from .rules import Problem
 PROBLEMS = {
     "required": _l("is required"),
     "not_text": _l("must be text"),
+    "not_unicode": _l("must be valid Unicode text"),
+    "control_character": _l("must not hold control characters"),
     "not_int": _l("must be a whole number, got {got}"),
     "not_number": _l("must be a number, got {got}"),
     "not_bool": _l("must be true or false, got {got}"),
@@ -30,12 +32,14 @@ PROBLEMS = {
     "unknown_table": _l("is not a table of this ruleset (known: {allowed})"),
     "ruleset_mismatch": _l("must be {expected}, got {got}"),
     "duplicate": _l("appears twice: {got}"),
-    "unknown_column": _l("is not a column of the template: {got}"),
+    "unknown_column": _l("is not a column of the template: {got} (known: {allowed})"),
+    "not_utf8": _l('cannot be read: save it as "CSV UTF-8" and upload it again'),
     "csv_separator": _l("cannot hold the characters | or : in a CSV cell"),
     "not_csv": _l("is not a readable CSV file: {detail}"),
     "not_found": _l("{got} does not exist"),
     "taken": _l("{got} is already taken"),
     "too_short": _l("must be at least {min} characters"),
+    "wrong_password": _l("is not your current password"),
     "in_future": _l("is in the future: {got}"),
     "too_old": _l("is more than 24 hours ago: {got}"),
     "must_cover_once": _l("rows must cover every value {min}–{max} exactly once"),
@@ -85,6 +89,7 @@ REFUSALS = {
     "withdrawn": _l("this character was withdrawn from the event"),
     "event_archived": _l("the event is archived: nothing more can be logged"),
     "character_withdrawn": _l("the character was withdrawn from the event"),
+    "too_many": _l("too many codes refused in a minute: wait a minute and try again"),
 }
 
 

@@ -54,13 +54,38 @@ class User(db.Model):
     username: Mapped[str] = mapped_column(String(80), unique=True)
     password_hash: Mapped[str] = mapped_column(String(255))
     role: Mapped[str] = mapped_column(String(20))  # organiser | referee
-    token_hash: Mapped[str] = mapped_column(String(64), unique=True)  # sha256 of the API token
     active: Mapped[bool] = mapped_column(default=True)
     # Raised to end every open session of the account (password reset, disabled, lost phone).
     session_epoch: Mapped[int] = mapped_column(default=0, server_default="0")
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     # The interface language chosen with the switcher (e.g. "es"); None: the browser's.
     language: Mapped[str | None] = mapped_column(String(5))
+
+
+class ApiToken(db.Model):
+    """An account's API token, kept only as its sha256; revoked, it opens nothing."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("user.id"), index=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    label: Mapped[str] = mapped_column(String(80))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+    user: Mapped[User] = relationship()
+
+
+class WebSession(db.Model):
+    """A logged-in browser or phone; its cookie holds a key whose sha256 is kept here.
+
+    Logging out ends the row, so a copied cookie opens nothing afterwards.
+    """
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    key_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("user.id"), index=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
 
 class Character(db.Model):

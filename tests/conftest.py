@@ -14,6 +14,8 @@ from flask_migrate import upgrade
 
 from larp_app import create_app, database_uri
 
+# The demo's accounts get random passwords; the tests log in with these instead.
+DEMO_PASSWORDS = {"organiser": "organiser-demo", "referee": "referee-demo"}
 POSTGRES_URL = os.environ.get("LARP_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
 
 
@@ -108,6 +110,7 @@ def app(database_url, tmp_path):
             "SQLALCHEMY_DATABASE_URI": database_url,
             "PRINT_FOLDER": str(tmp_path / "prints"),
             "PUBLIC_BASE_URL": None,  # whatever the environment says
+            "DEMO_PASSWORDS": DEMO_PASSWORDS,
         }
     )
     with app.app_context():

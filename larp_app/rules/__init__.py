@@ -1,5 +1,7 @@
 """The rules engine: plain data in, plain data out. No Flask, no database, no clock."""
 
+from .clean import bad_text
+from .clean import loads as strict_json_loads
 from .conversion import check_sheet, convert_sheet, sheet_ruleset, tabletop_values
 from .entries import Entry, entry_from_stored, entry_to_dict, read_entry, read_log
 from .fold import (
@@ -33,6 +35,7 @@ __all__ = [
     "RuleError",
     "Settings",
     "Snapshot",
+    "bad_text",
     "check_sheet",
     "convert_sheet",
     "default_settings",
@@ -55,5 +58,6 @@ __all__ = [
     "snapshot_at",
     "state_at",
     "states_at",
+    "strict_json_loads",
     "tabletop_values",
 ]

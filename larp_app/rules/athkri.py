@@ -121,10 +121,13 @@ def read_sheet(raw: Any, tables: TableSet, c: Checker) -> LarpSheet | None:
             continue
         name = c.text(item, "name", f"powers[{i}].name")
         cost = c.integer(item, "mana_cost", f"powers[{i}].mana_cost", lo=0, hi=100)
-        text = c.text(item, "text", f"powers[{i}].text", required=False, max_len=2000) or ""
+        text = (
+            c.text(item, "text", f"powers[{i}].text", required=False, max_len=2000, multiline=True)
+            or ""
+        )
         if name is not None and cost is not None:
             powers.append(Advancement(name, cost, False, text))
-    notes = c.text(raw, "notes", "notes", required=False, max_len=5000)
+    notes = c.text(raw, "notes", "notes", required=False, max_len=5000, multiline=True)
     if c.errors:
         return None
     fisico = values["fisico"]

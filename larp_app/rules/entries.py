@@ -178,7 +178,7 @@ def _revive(c: Checker, d: dict, p: str) -> dict:
 
 
 def _note(c: Checker, d: dict, p: str) -> dict:
-    return {"text": c.text(d, "text", p + "text", max_len=MAX_TEXT)}
+    return {"text": c.text(d, "text", p + "text", max_len=MAX_TEXT, multiline=True)}
 
 
 def _undo(c: Checker, d: dict, p: str) -> dict:

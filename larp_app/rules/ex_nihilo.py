@@ -174,7 +174,7 @@ def _read_advancements(raw: Mapping, c: Checker) -> list[tuple[Advancement, bool
         )
         passive = c.boolean(item, "passive", f"{p}.passive", default=False)
         larp = c.boolean(item, "larp", f"{p}.larp", default=True)
-        text = c.text(item, "text", f"{p}.text", required=False, max_len=2000) or ""
+        text = c.text(item, "text", f"{p}.text", required=False, max_len=2000, multiline=True) or ""
         if name and name.casefold() in names:
             c.error(f"{p}.name", "duplicate", got=name)
         elif name:
@@ -260,7 +260,7 @@ def read_sheet(raw: Any, tables: TableSet, c: Checker) -> LarpSheet | None:
     advancements = _read_advancements(raw, c)
     armour = _read_armour(raw, c)
     weapons = _read_weapons(raw, c)
-    notes = c.text(raw, "notes", "notes", required=False, max_len=5000)
+    notes = c.text(raw, "notes", "notes", required=False, max_len=5000, multiline=True)
     if c.errors:
         return None
 

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
+
+from .clean import bad_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +57,9 @@ class Checker:
 
     # Readers: each returns the value, or None after recording why it is unusable.
 
-    def text(self, data: dict, key: str, path: str, *, required=True, max_len=120):
+    def text(self, data: dict, key: str, path: str, *, required=True, max_len=120, multiline=False):
+        """Text of at most ``max_len`` characters; control characters only as line breaks
+        and tabs, and only in ``multiline`` text."""
         value = data.get(key)
         if value is None or (isinstance(value, str) and not value.strip() and not required):
             if required:
@@ -62,6 +67,13 @@ class Checker:
             return None
         if not isinstance(value, str):
             self.error(path, "not_text")
+            return None
+        if len(value) > max_len * 2 + 100:  # long before stripping: refused unread
+            self.error(path, "too_long", max=max_len, got=len(value))
+            return None
+        wrong = bad_text(value, multiline=multiline)
+        if wrong:
+            self.error(path, wrong)
             return None
         value = value.strip()
         if required and not value:
@@ -116,7 +128,11 @@ class Checker:
                 self.error(path, "required")
             return default
         value = data[key]
-        if isinstance(value, bool) or not isinstance(value, int | float):
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int | float)
+            or (isinstance(value, float) and not math.isfinite(value))
+        ):
             self.error(path, "not_number", got=_shown(value))
             return None
         if allowed is not None and value not in allowed:
@@ -142,7 +158,7 @@ class Checker:
             if required:
                 self.error(path, "required")
             return default
-        if value not in allowed:
+        if not isinstance(value, str | int | float) or value not in allowed:
             self.error(path, "not_allowed", allowed=list(allowed), got=_shown(value))
             return None
         return value
@@ -178,7 +194,11 @@ class Checker:
 
 def _shown(value: Any) -> Any:
     """Keep an offending value short enough to quote back in a message."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
     text = value if isinstance(value, int | float | str) else type(value).__name__
     if isinstance(text, str) and len(text) > 40:
-        return text[:37] + "..."
+        text = text[:37] + "..."
+    if isinstance(text, str) and bad_text(text):
+        text = text.encode("utf-8", "backslashreplace").decode("ascii", "backslashreplace")
     return text

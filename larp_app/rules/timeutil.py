@@ -4,12 +4,23 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+# Instants outside these years are refused: far enough from datetime's own limits that an
+# instant moved by a phone's clock error (at most the span between them) stays a datetime.
+FIRST_YEAR, LAST_YEAR = 1900, 2999
+
 
 def parse_instant(value: str) -> datetime:
-    """Read an ISO-8601 instant; one without an offset is taken as UTC."""
+    """Read an ISO-8601 instant; one without an offset is taken as UTC.
+
+    ValueError when it is not one, or falls outside the years FIRST_YEAR..LAST_YEAR.
+    """
     if not isinstance(value, str):
         raise ValueError("not_text")
+    if len(value) > 64:
+        raise ValueError("too_long")
     parsed = datetime.fromisoformat(value.strip())
+    if not FIRST_YEAR <= parsed.year <= LAST_YEAR:
+        raise ValueError("out_of_range")
     if parsed.tzinfo is None:
         return parsed.replace(tzinfo=UTC)
     return parsed.astimezone(UTC)

@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from urllib.parse import urlsplit
 
-from sqlalchemy import select
+from sqlalchemy import delete, func, select
+from sqlalchemy.exc import IntegrityError, OperationalError
 
 from .. import tokens
 from ..extensions import db
 from ..models import Badge, BadgeLookup, Character, User
 from .clock import now_utc
 from .versions import changed
+
+# A user's refused lookups in a minute before the next ones are refused unread (429): a
+# guesser learns nothing fast, a referee fixing a typo never meets it.
+REFUSED_PER_MINUTE = 12
+LOOKUPS_KEPT = 1000  # refused lookups kept for the organisers, the newest
 
 SCAN_VERSION = "1"  # in the QR's URL, so a future format can be told apart
 
@@ -28,7 +35,11 @@ def active_badge(character: Character) -> Badge | None:
 
 
 def issue_badge(character: Character) -> Badge:
-    """Give the character a new badge, revoking the one it had; make its player secret."""
+    """Give the character a new badge, revoking the one it had, and a new player link.
+
+    A reissue (the old card lost) makes a new player secret too: the old card's link stops
+    showing the live state.
+    """
     badge = _issue(character)
     changed(character)  # the phones' rosters learn the new badge, and forget the old
     return badge
@@ -40,7 +51,7 @@ def _issue(character: Character) -> Badge:
     if old is not None:
         old.revoked_at = now
         db.session.flush()  # the old one stops counting before the new one exists
-    if character.player_secret is None:
+    if character.player_secret is None or old is not None:
         character.player_secret = tokens.new_secret()
     badge = Badge(
         character=character,
@@ -51,6 +62,47 @@ def _issue(character: Character) -> Badge:
     db.session.add(badge)
     db.session.flush()
     return badge
+
+
+REISSUE_TRIES = 8
+
+
+def _lock(character_id: int) -> Character | None:
+    """The character, read again under a row lock on PostgreSQL (SQLite locks the file)."""
+    query = select(Character).where(Character.id == character_id)
+    if db.session.get_bind().dialect.name == "postgresql":
+        query = query.with_for_update()
+    return db.session.scalar(query.execution_options(populate_existing=True))
+
+
+def reissue_badge(character_id: int) -> Badge | None:
+    """Reissue the character's badge and commit; None when there is no such character.
+
+    Reissues of one character at the same moment each end with one active badge: a reissue
+    that collides with another starts again from the badge the other made.
+    """
+    for attempt in range(REISSUE_TRIES):
+        try:
+            character = _lock(character_id)
+            if character is None:
+                return None
+            db.session.expire(character, ["badges"])
+            badge = issue_badge(character)
+            db.session.commit()
+            return badge
+        except (IntegrityError, OperationalError) as exc:
+            db.session.rollback()
+            locked = isinstance(exc, IntegrityError) or "locked" in str(exc.orig).lower()
+            if not locked or attempt == REISSUE_TRIES - 1:
+                raise
+    return None
+
+
+def rotate_player_link(character: Character) -> str:
+    """A new player secret: the old link shows nothing from now on. Flushes."""
+    character.player_secret = tokens.new_secret()
+    db.session.flush()
+    return character.player_secret
 
 
 def ensure_badges(characters: list[Character]) -> int:
@@ -77,8 +129,24 @@ def _secret_in(presented: str) -> str:
     return path.rsplit("/b/", 1)[-1].strip("/").upper()
 
 
+def _too_many_refused(user: User | None, now) -> bool:
+    if user is None:
+        return False
+    recent = db.session.scalar(
+        select(func.count())
+        .select_from(BadgeLookup)
+        .where(BadgeLookup.user_id == user.id, BadgeLookup.at > now - timedelta(minutes=1))
+    )
+    return recent >= REFUSED_PER_MINUTE
+
+
 def resolve_badge(presented: str, user: User | None, event_id: int | None = None) -> Badge:
-    """The active badge a scan or a typed short code names; BadgeRefused (recorded) if none."""
+    """The active badge a scan or a typed short code names; BadgeRefused (recorded) if none.
+
+    ``too_many`` (not recorded) when the user had too many refused in the last minute.
+    """
+    if _too_many_refused(user, now_utc()):
+        raise BadgeRefused("too_many")
     badge, reason = None, None
     if tokens.looks_like_short_code(presented):
         code = tokens.read_short_code(presented)
@@ -113,6 +181,14 @@ def resolve_badge(presented: str, user: User | None, event_id: int | None = None
             )
         )
         db.session.flush()
+        # The newest LOOKUPS_KEPT, and the last minute's (each user's count for the limit).
+        newest = db.session.scalar(select(func.max(BadgeLookup.id)))
+        db.session.execute(
+            delete(BadgeLookup).where(
+                BadgeLookup.id <= newest - LOOKUPS_KEPT,
+                BadgeLookup.at <= now_utc() - timedelta(minutes=1),
+            )
+        )
         raise BadgeRefused(reason)
     return badge
 

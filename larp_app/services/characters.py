@@ -13,9 +13,15 @@ from .clock import now_utc
 from .events import event_settings
 from .versions import changed
 
+MAX_SHEETS = 1000  # sheets in one import
+
 
 def check_sheets(event: Event, sheets: list[Any]) -> tuple[list[rules.LarpSheet], list, list]:
     """Convert every sheet; return larp sheets, errors and warnings, each path ``[row].field``."""
+    if len(sheets) > MAX_SHEETS:
+        raise rules.InvalidInput(
+            [rules.Problem("sheets", "too_many", {"max": MAX_SHEETS, "got": len(sheets)})]
+        )
     settings = event_settings(event)
     larp, errors, warnings = [], [], []
     for row, raw in enumerate(sheets):

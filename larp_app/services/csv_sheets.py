@@ -47,6 +47,31 @@ COLUMNS = (
 )
 # Read, never written: the event's character id, so a re-import matches rows by it.
 ID_COLUMN = "id"
+# The same columns as an Italian or Spanish organiser may head them.
+COLUMN_NAMES = {
+    **{name: name for name in COLUMNS},
+    **dict.fromkeys(("giocatore", "giocatrice", "jugador", "jugadora"), "player"),
+    **dict.fromkeys(("personaggio", "personaje"), "character"),
+    **dict.fromkeys(("fazione", "facción", "faccion"), "faction"),
+    **dict.fromkeys(("abilità", "abilita", "habilidades"), "skills"),
+    **dict.fromkeys(("avanzamenti", "avances"), "advancements"),
+    **dict.fromkeys(("armi", "armas"), "weapons"),
+    **dict.fromkeys(("note", "notas"), "notes"),
+    **{
+        f"{word}_{part}": f"armour_{english}"
+        for word in ("armatura", "armadura")
+        for part, english in (
+            ("nome", "name"),
+            ("nombre", "name"),
+            ("peso", "weight"),
+            ("deflessione", "deflection"),
+            ("deflexión", "deflection"),
+            ("assorbimento", "absorption"),
+            ("absorción", "absorption"),
+            ("max_equilibrio", "max_equilibrio"),
+        )
+    },
+}
 REQUIRED_COLUMNS = ("player", "character", "corpo", "equilibrio", "mente", "spirito")
 ATTRIBUTES = ("corpo", "equilibrio", "mente", "spirito")
 ARMOUR_INTS = ("deflection", "absorption", "max_equilibrio")
@@ -77,10 +102,15 @@ def read_csv_with_rows(text: str) -> tuple[list[dict], list[int]]:
         return [], []
     (_, header), body = numbered[0], numbered[1:]
     width = max(len(r) for _, r in numbered)
-    names = [c.strip().lower() for c in header] + [""] * (width - len(header))
+    names = [_column(c) for c in header] + [""] * (width - len(header))
     _check_columns(names, [r for _, r in body])
     sheets = [_read_row(dict(zip(names, cells, strict=False))) for _, cells in body]
     return sheets, [n for n, _ in body]
+
+
+def _column(heading: str) -> str:
+    name = heading.strip().lower()
+    return COLUMN_NAMES.get(name.replace(" ", "_"), name)
 
 
 def _delimiter(text: str) -> str:
@@ -95,7 +125,11 @@ def _check_columns(names: list[str], rows: list[list[str]]) -> None:
         if not name:
             # Excel often writes trailing empty columns; a nameless column is only wrong with data.
             if any(i < len(r) and r[i].strip() for r in rows):
-                problems.append(rules.Problem(f"columns[{i}]", "unknown_column", {"got": ""}))
+                problems.append(
+                    rules.Problem(
+                        f"columns[{i}]", "unknown_column", {"got": "", "allowed": list(COLUMNS)}
+                    )
+                )
         elif name not in COLUMNS and name != ID_COLUMN:
             problems.append(
                 rules.Problem(

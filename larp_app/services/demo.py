@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
+from flask import current_app
 from sqlalchemy import select
 
 from ..extensions import db
@@ -24,15 +25,16 @@ ATHKRI_RULESET = "athkri"
 ATHKRI_CAST_FILE = "athkri-cast.json"
 # The app rolls the saves, from the event's own secret (made when the event is): no known seed.
 ATHKRI_SETTINGS: dict[str, Any] = {}
-# Fixed and published: the demo is for trying the app out, never for a real event.
-LOGINS = (("organiser", "organiser", "organiser-demo"), ("referee", "referee", "referee-demo"))
+# (username, role); each gets a fresh random password when made, printed once by `flask demo`
+# (config DEMO_PASSWORDS, {username: password}, fixes them instead: the tests do).
+LOGINS = (("organiser", "organiser"), ("referee", "referee"))
 
 
 @dataclass(frozen=True)
 class DemoResult:
     created: bool  # False when everything was already there
     event_id: int  # the EX Nihilo demo event
-    logins: tuple[tuple[str, str], ...]  # (username, password) of each demo account
+    logins: tuple[tuple[str, str], ...]  # (username, password) of each account made now
     athkri_event_id: int | None = None  # the Sistema Athkri demo event
 
 
@@ -66,7 +68,8 @@ def _demo_event(
 def load_demo() -> DemoResult:
     """Create the demo events, their casts and the demo accounts, each only when missing.
 
-    Each demo event is found by its name. An account that already exists is left as it is.
+    Each demo event is found by its name. An account that already exists is left as it is;
+    one made now gets a random password (returned in ``logins``, never stored in clear).
     Flushes; the caller commits.
     """
     event, created = _demo_event(EVENT_NAME, RULESET, demo_sheets())
@@ -74,14 +77,14 @@ def load_demo() -> DemoResult:
         ATHKRI_EVENT_NAME, ATHKRI_RULESET, athkri_demo_sheets(), dict(ATHKRI_SETTINGS)
     )
     created = created or athkri_created
-    for username, role, password in LOGINS:
+    fixed = current_app.config.get("DEMO_PASSWORDS") or {}
+    logins = []
+    for username, role in LOGINS:
         if db.session.scalar(select(User).where(User.username == username)) is None:
-            create_user(username, role, password)
+            _user, password, _token = create_user(username, role, fixed.get(username))
+            logins.append((username, password))
             created = True
     db.session.flush()
     return DemoResult(
-        created=created,
-        event_id=event.id,
-        logins=tuple((username, password) for username, _, password in LOGINS),
-        athkri_event_id=athkri.id,
+        created=created, event_id=event.id, logins=tuple(logins), athkri_event_id=athkri.id
     )

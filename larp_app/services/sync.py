@@ -40,7 +40,7 @@ def sync_one(user: User, item: Any) -> dict[str, Any]:
     entry = {k: v for k, v in item.items() if k != "character"}
     if entry.get("kind") == "revive" and user.role != "organiser":
         message = refusal_message("only_organisers", {})
-        keep_refusal(character, entry, user, "forbidden", {}, message)
+        keep_refusal(character, _kept(entry), user, "forbidden", {}, message)
         return _refused(item, "forbidden", message)
     try:
         recorded = record_entry(character, entry, user)
@@ -50,7 +50,7 @@ def sync_one(user: User, item: Any) -> dict[str, Any]:
         message = "; ".join(problem_message(p) for p in invalid.problems)
         if isinstance(item.get("id"), str):
             problems = [p.to_dict() for p in invalid.problems]
-            keep_refusal(character, entry, user, "invalid", {"problems": problems}, message)
+            keep_refusal(character, _kept(entry), user, "invalid", {"problems": problems}, message)
         return _refused(item, "invalid", message)
     if recorded.created:  # a refusal of this id for invalid input is answered now
         db.session.execute(
@@ -68,4 +68,22 @@ def sync_one(user: User, item: Any) -> dict[str, Any]:
 
 def _is_id(item: dict) -> bool:
     value = item.get("character")
-    return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, int) and not isinstance(value, bool) and 0 < value < 2**31
+
+
+KEPT_FIELDS, KEPT_TEXT = 20, 200  # a refused entry is kept small, whatever was sent
+
+
+def _kept(item: dict) -> dict[str, Any]:
+    """The refused item's fields as kept for the board: plain values, long text cut short."""
+    kept: dict[str, Any] = {}
+    for key, value in item.items():
+        if len(kept) >= KEPT_FIELDS:
+            break
+        if key == "character" or not isinstance(key, str) or len(key) > 40:
+            continue
+        if isinstance(value, str):
+            kept[key] = value[:KEPT_TEXT]
+        elif value is None or isinstance(value, bool | int | float):
+            kept[key] = value
+    return kept

@@ -1,23 +1,34 @@
-"""Accounts: hashed passwords, API tokens kept only as hashes."""
+"""Accounts: hashed passwords, API tokens and login sessions kept only as hashes."""
 
 from __future__ import annotations
 
 import hashlib
 import secrets
 
-from sqlalchemy import select
+from sqlalchemy import func, select, update
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from .. import rules
 from ..extensions import db
-from ..models import User
+from ..models import ApiToken, User, WebSession
 from .clock import now_utc
 
 ROLES = ("organiser", "referee")
+MIN_PASSWORD = 8
+MAX_PASSWORD = 200
 
 
 def token_digest(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _check_password(checker: rules.Checker, password: str, path: str = "password") -> None:
+    if len(password) < MIN_PASSWORD:
+        checker.error(path, "too_short", min=MIN_PASSWORD)
+    elif len(password) > MAX_PASSWORD:
+        checker.error(path, "too_long", max=MAX_PASSWORD, got=len(password))
+    elif rules.bad_text(password):
+        checker.error(path, rules.bad_text(password))
 
 
 def create_user(username: str, role: str, password: str | None = None) -> tuple[User, str, str]:
@@ -25,52 +36,183 @@ def create_user(username: str, role: str, password: str | None = None) -> tuple[
     checker = rules.Checker()
     name = checker.text({"username": username}, "username", "username", max_len=80)
     checker.choice({"role": role}, "role", "role", ROLES)
-    if password is not None and len(password) < 8:
-        checker.error("password", "too_short", min=8)
+    if password is not None:
+        _check_password(checker, password)
     if name and db.session.scalar(select(User).where(User.username == name)):
         checker.error("username", "taken", got=name)
     checker.raise_if_errors()
     password = password or secrets.token_urlsafe(12)
-    token = secrets.token_urlsafe(32)
     user = User(
         username=name,
         role=role,
         password_hash=generate_password_hash(password),
-        token_hash=token_digest(token),
         created_at=now_utc(),
     )
     db.session.add(user)
     db.session.flush()
+    token = new_token(user, "first")
     return user, password, token
 
 
+# API tokens ----------------------------------------------------------------------------------
+
+
+def new_token(user: User, label: str = "") -> str:
+    """A new API token of the account; only its hash is kept, so it is shown this once."""
+    token = secrets.token_urlsafe(32)
+    db.session.add(
+        ApiToken(
+            user_id=user.id,
+            token_hash=token_digest(token),
+            label=(label or "token")[:80],
+            created_at=now_utc(),
+        )
+    )
+    db.session.flush()
+    return token
+
+
 def user_for_token(token: str) -> User | None:
-    user = db.session.scalar(select(User).where(User.token_hash == token_digest(token)))
-    return user if user is not None and user.active else None
+    """The active account whose token this is, unless the token was revoked."""
+    if len(token) > 200:
+        return None
+    return db.session.scalar(
+        select(User)
+        .join(ApiToken, ApiToken.user_id == User.id)
+        .where(
+            ApiToken.token_hash == token_digest(token),
+            ApiToken.revoked_at.is_(None),
+            User.active.is_(True),
+        )
+    )
+
+
+def tokens_of(user: User) -> list[ApiToken]:
+    """The account's tokens that still work, oldest first."""
+    return db.session.scalars(
+        select(ApiToken)
+        .where(ApiToken.user_id == user.id, ApiToken.revoked_at.is_(None))
+        .order_by(ApiToken.id)
+    ).all()
+
+
+def revoke_token(user: User, token_id: int) -> bool:
+    """Revoke one of the account's tokens; False when it has no such working token."""
+    result = db.session.execute(
+        update(ApiToken)
+        .where(ApiToken.id == token_id, ApiToken.user_id == user.id, ApiToken.revoked_at.is_(None))
+        .values(revoked_at=now_utc())
+    )
+    return result.rowcount == 1
+
+
+def revoke_tokens(user: User) -> None:
+    db.session.execute(
+        update(ApiToken)
+        .where(ApiToken.user_id == user.id, ApiToken.revoked_at.is_(None))
+        .values(revoked_at=now_utc())
+    )
+
+
+# Login sessions ------------------------------------------------------------------------------
+
+
+def start_session(user: User) -> str:
+    """A new login session; return the key the cookie keeps (only its hash is stored)."""
+    key = secrets.token_urlsafe(32)
+    db.session.add(WebSession(key_hash=token_digest(key), user_id=user.id, created_at=now_utc()))
+    db.session.flush()
+    return key
+
+
+def session_user(key: str) -> User | None:
+    """The active account of a session that has not ended."""
+    return db.session.scalar(
+        select(User)
+        .join(WebSession, WebSession.user_id == User.id)
+        .where(
+            WebSession.key_hash == token_digest(key),
+            WebSession.ended_at.is_(None),
+            User.active.is_(True),
+        )
+    )
+
+
+def end_session(key: str) -> None:
+    db.session.execute(
+        update(WebSession)
+        .where(WebSession.key_hash == token_digest(key), WebSession.ended_at.is_(None))
+        .values(ended_at=now_utc())
+    )
 
 
 def password_matches(user: User, password: str) -> bool:
     return check_password_hash(user.password_hash, password)
 
 
-def set_active(user: User, active: bool) -> None:
-    """Enable or disable an account; disabling ends its open sessions."""
-    user.active = active
-    if not active:
-        user.session_epoch += 1
-    db.session.flush()
+# What ends every session and token -----------------------------------------------------------
 
 
 def end_sessions(user: User) -> None:
-    """Log every phone and browser of the account out (a lost phone): it logs in again."""
+    """Log every phone and browser of the account out (a lost phone), and revoke its API
+    tokens: it logs in again."""
     user.session_epoch += 1
+    db.session.execute(
+        update(WebSession)
+        .where(WebSession.user_id == user.id, WebSession.ended_at.is_(None))
+        .values(ended_at=now_utc())
+    )
+    revoke_tokens(user)
     db.session.flush()
+
+
+class LastOrganiser(Exception):
+    """Refused: this would leave no active organiser."""
+
+
+def active_organisers() -> int:
+    return db.session.scalar(
+        select(func.count()).select_from(User).where(User.role == "organiser", User.active)
+    )
+
+
+def set_active(user: User, active: bool) -> None:
+    """Enable or disable an account; disabling ends its open sessions.
+
+    LastOrganiser when it would disable the last active organiser.
+    """
+    if not active and user.active and user.role == "organiser" and active_organisers() <= 1:
+        raise LastOrganiser()
+    user.active = active
+    if not active:
+        end_sessions(user)
+    db.session.flush()
+
+
+def set_password(user: User, password: str) -> None:
+    """Give the account this password (InvalidInput if too short), ending its sessions."""
+    checker = rules.Checker()
+    _check_password(checker, password)
+    checker.raise_if_errors()
+    user.password_hash = generate_password_hash(password)
+    end_sessions(user)
 
 
 def reset_password(user: User) -> str:
     """Give the account a new random password, ending its open sessions; return it."""
     password = secrets.token_urlsafe(12)
-    user.password_hash = generate_password_hash(password)
-    user.session_epoch += 1
-    db.session.flush()
+    set_password(user, password)
     return password
+
+
+def change_own_password(user: User, current: str, new: str) -> None:
+    """The user's own change: InvalidInput names ``current`` when it is wrong.
+
+    Every other session and token of the account ends; the caller starts a new session.
+    """
+    checker = rules.Checker()
+    if not password_matches(user, current):
+        checker.error("current", "wrong_password")
+    _check_password(checker, new, "new")
+    checker.raise_if_errors()
+    set_password(user, new)

@@ -3,7 +3,7 @@
 from flask import Flask, render_template
 
 from ..extensions import csrf
-from . import display, health, security, transfer, unavailable
+from . import display, health, hygiene, security, transfer, unavailable
 
 
 def register(app: Flask) -> None:
@@ -21,6 +21,7 @@ def register(app: Flask) -> None:
 
     security.configure(app)
     health.register(app)
+    hygiene.configure(app)
     transfer.configure(app)
     display.register(app)
     unavailable.register(app)
@@ -43,8 +44,6 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(403)
     def forbidden(error):
+        if hygiene.is_api():
+            return hygiene.http_api_error(error)
         return render_template("errors/error.html", code=403, error=error), 403
-
-    @app.errorhandler(404)
-    def not_found(error):
-        return render_template("errors/error.html", code=404, error=error), 404

@@ -14,7 +14,8 @@ from .. import rules
 from ..extensions import db
 from ..messages import problem_message, refusal_message
 from ..models import Character, Event
-from ..services.badges import BadgeRefused, issue_badge, resolve_badge, scan_url, status_url
+from ..services.badges import BadgeRefused, resolve_badge, scan_url, status_url
+from ..services.badges import reissue_badge as reissue_and_commit
 from ..services.characters import check_sheets, edit_sheet, import_sheets, withdraw
 from ..services.clock import now_utc
 from ..services.conflicts import Voided, dismiss, recently_logged, voided_for
@@ -26,13 +27,13 @@ from ..services.snapshots import Since, snapshots, state_etag
 from ..services.sync import sync_one
 from ..services.users import user_for_token
 from .display import entry_summary, public_base_url
+from .hygiene import MAX_ID, api_error, http_api_error
 from .openapi import OPENAPI
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
 
-def error(status: int, code: str, message: str, fields: dict | None = None):
-    return jsonify({"error": code, "message": message, "fields": fields or {}}), status
+error = api_error
 
 
 @bp.errorhandler(rules.InvalidInput)
@@ -48,9 +49,7 @@ def _refused(exc: rules.RuleError):
 
 @bp.errorhandler(HTTPException)
 def _http(exc: HTTPException):
-    return error(
-        exc.code or 500, (exc.name or "error").lower().replace(" ", "_"), exc.description or ""
-    )
+    return http_api_error(exc)
 
 
 def _caller():
@@ -153,6 +152,10 @@ def _character_json(character: Character, warnings: bool = False) -> dict:
 
 
 def _badge_refused(code: str):
+    if code == "too_many":
+        answer, status = error(429, code, refusal_message(code, {}))
+        answer.headers["Retry-After"] = "60"
+        return answer, status
     return error(404, code, refusal_message(code, {}))
 
 
@@ -161,6 +164,10 @@ def _badge_refused(code: str):
 def get_badge(presented: str):
     """The character a scanned secret or a typed short code names."""
     event_id = request.args.get("event", type=int)
+    if event_id is not None and (
+        not 0 < event_id <= MAX_ID or db.session.get(Event, event_id) is None
+    ):
+        raise rules.InvalidInput([rules.Problem("event", "not_found", {"got": event_id})])
     try:
         badge = resolve_badge(presented, g.user, event_id)
     except BadgeRefused as refused:
@@ -187,17 +194,19 @@ def get_badge(presented: str):
 @requires("organiser")
 def reissue_badge(character_id: int):
     """Reissue a lost badge: the old card is refused from now on."""
-    character = _character(character_id)
-    badge = issue_badge(character)
+    badge = reissue_and_commit(character_id)
+    if badge is None:
+        return error(404, "not_found", "no such character")
     base = public_base_url()
     answer = {
         "secret": badge.secret,
         "short_code": badge.short_code,
         "scan_url": scan_url(base, badge),
-        "status_url": status_url(base, character),
+        "status_url": status_url(base, badge.character),
     }
-    db.session.commit()
-    return jsonify(answer), 201
+    response = jsonify(answer)
+    response.headers["Cache-Control"] = "no-store"
+    return response, 201
 
 
 @bp.get("/openapi.json")
@@ -300,8 +309,12 @@ def roster(event_id: int):
 @bp.get("/characters/<int:character_id>")
 @requires("organiser", "referee")
 def get_character(character_id: int):
+    """The larp sheet; the tabletop sheet (with the organisers' notes) only for organisers."""
     character = _character(character_id)
-    return jsonify({**_character_json(character, warnings=True), "tabletop": character.tabletop})
+    data = _character_json(character, warnings=True)
+    if g.user.role == "organiser":
+        data["tabletop"] = character.tabletop
+    return jsonify(data)
 
 
 def _entry_json(entry: rules.Entry) -> dict:

@@ -18,10 +18,12 @@ from flask import (
 )
 from flask_babel import gettext as _
 
+from .. import rules
 from ..extensions import db
-from ..models import User
 from ..services.clock import now_utc
 from ..services.logins import attempt_login
+from ..services.users import change_own_password, end_session, session_user, start_session
+from .forms import field_errors
 
 bp = Blueprint("auth", __name__)
 
@@ -30,11 +32,13 @@ bp = Blueprint("auth", __name__)
 def load_user() -> None:
     """Read the logged-in user; a disabled account or an ended session is logged out."""
     g.user = None
-    uid = session.get("uid")
-    if uid is None:
+    key = session.get("sid")
+    if not isinstance(key, str):
+        if "uid" in session:  # a cookie from before sessions were kept on the server
+            session.clear()
         return
-    user = db.session.get(User, uid)
-    if user is None or not user.active or session.get("epoch") != user.session_epoch:
+    user = session_user(key)
+    if user is None:  # logged out, ended from elsewhere, or the account disabled
         session.clear()
         return
     g.user = user
@@ -74,9 +78,7 @@ def login():
             chosen = session.get("lang")  # picked on the login page: keep it, and remember it
             if chosen and not user.language:
                 user.language = chosen
-            session.clear()
-            session.permanent = True
-            session["uid"], session["epoch"] = user.id, user.session_epoch
+            _log_in(user)
             if chosen:
                 session["lang"] = chosen
         db.session.commit()
@@ -96,8 +98,41 @@ def login():
     return render_template("auth/login.html", username="")
 
 
+def _log_in(user) -> None:
+    """A new session on the server, named in a fresh cookie."""
+    session.clear()
+    session.permanent = True
+    session["sid"] = start_session(user)
+
+
 @bp.post("/logout")
 def logout():
+    """End the session on the server too: a copy of the cookie opens nothing afterwards."""
+    if isinstance(session.get("sid"), str):
+        end_session(session["sid"])
+        db.session.commit()
     session.clear()
     flash(_("You are logged out."), "info")
     return redirect(url_for("auth.login"))
+
+
+@bp.route("/account/password", methods=["GET", "POST"])
+@login_required()
+def change_password():
+    """Anyone logged in changes their own password; their other sessions and tokens end."""
+    errors: dict[str, str] = {}
+    if request.method == "POST":
+        try:
+            change_own_password(
+                g.user, request.form.get("current", ""), request.form.get("new", "")
+            )
+        except rules.InvalidInput as exc:
+            db.session.rollback()
+            errors = field_errors(exc.problems)
+        else:
+            _log_in(g.user)
+            db.session.commit()
+            flash(_("Password changed: your other phones and API tokens are logged out."), "info")
+            return redirect(url_for("home.index"))
+    response = render_template("auth/password.html", errors=errors)
+    return response, 422 if errors else 200

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from ..messages import problem_message
@@ -17,9 +18,11 @@ def number_or_text(value: str | None) -> Any:
         return None
     for kind in (int, float):
         try:
-            return kind(text)
+            number = kind(text)
         except ValueError:
             continue
+        # "nan", "inf" and "1e999" are text here: the engine refuses them by name.
+        return number if math.isfinite(number) else text
     return text
 
 

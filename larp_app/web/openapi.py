@@ -35,7 +35,9 @@ def _errors(*codes: int) -> dict:
         403: "Role not allowed",
         404: "Not found",
         409: "Refused by the rules (the code says why); kept, and answered alike if sent again",
+        413: "Request body too large",
         422: "Malformed input",
+        429: "Too many refused lookups: wait a minute (Retry-After)",
         503: "The database cannot be reached: nothing stored; try again after Retry-After",
     }
     return {
@@ -127,6 +129,34 @@ OPENAPI = {
     },
     "security": [{"bearer": []}],
     "paths": {
+        "/badges/{presented}": {
+            "get": {
+                "summary": "The character a scanned badge secret or a typed short code names",
+                "parameters": [
+                    {
+                        "name": "presented",
+                        "in": "path",
+                        "required": True,
+                        "schema": {"type": "string", "minLength": 1},
+                    },
+                    {
+                        "name": "event",
+                        "in": "query",
+                        "required": False,
+                        "schema": {"type": "integer"},
+                        "description": "Refuse a badge of another event.",
+                    },
+                ],
+                "responses": {"200": _json(_OBJECT), **_errors(401, 403, 404, 422, 429)},
+            }
+        },
+        "/characters/{id}/badge": {
+            "post": {
+                "summary": "Reissue a lost badge and the player's link (organisers)",
+                "parameters": [_ID],
+                "responses": {"201": _json(_OBJECT, "Issued"), **_errors(401, 403, 404)},
+            }
+        },
         "/events": {
             "post": {
                 "summary": "Create an event (organisers)",

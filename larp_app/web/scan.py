@@ -19,5 +19,6 @@ def badge(secret: str):
         found = resolve_badge(secret, g.user)
     except BadgeRefused as refused:
         db.session.commit()  # the refused lookup is kept for the organiser
-        return render_template("scan/refused.html", code=refused.code), 404
+        status = 429 if refused.code == "too_many" else 404
+        return render_template("scan/refused.html", code=refused.code), status
     return redirect(url_for("console.console", character_id=found.character_id))

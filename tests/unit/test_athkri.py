@@ -262,7 +262,7 @@ EVENTS = st.lists(
 
 
 @settings(max_examples=100, deadline=None)
-@given(events=EVENTS, seed=st.text(max_size=5))
+@given(events=EVENTS, seed=st.text(st.characters(exclude_categories=("Cc", "Cs")), max_size=5))
 def test_damage_never_heals_by_itself_and_death_comes_exactly_at_fisico_times_six(events, seed):
     settings_ = read_settings({"seed": seed}, "athkri")
     log, t = [], 0

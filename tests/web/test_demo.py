@@ -49,7 +49,7 @@ def test_demo_twice_creates_nothing_more(app):
         assert not second.created
         assert second.event_id == first.event_id
         assert second.athkri_event_id == first.athkri_event_id
-        assert second.logins == first.logins
+        assert second.logins == ()  # the passwords were printed once, when made
         assert counts() == (2, 36, 2)
 
 
@@ -113,3 +113,17 @@ def test_demo_passwords_let_the_users_in(app):
             user = db.session.scalar(select(User).where(User.username == username))
             assert password_matches(user, password)
             assert not password_matches(user, password + "x")
+
+
+def test_without_fixed_passwords_the_demo_accounts_get_fresh_random_ones(app):
+    app.config["DEMO_PASSWORDS"] = None
+    with app.app_context():
+        logins = dict(load_demo().logins)
+        db.session.commit()
+        assert set(logins) == {"organiser", "referee"}
+        assert "organiser-demo" not in logins.values() and "referee-demo" not in logins.values()
+        assert all(len(password) >= 12 for password in logins.values())
+        for username, password in logins.items():
+            user = db.session.scalar(select(User).where(User.username == username))
+            assert password_matches(user, password)
+            assert not password_matches(user, f"{username}-demo")

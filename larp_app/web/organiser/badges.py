@@ -29,7 +29,7 @@ from ...services.badge_prints import (
     faction_colour,
     start_print_job,
 )
-from ...services.badges import ensure_badges, issue_badge
+from ...services.badges import ensure_badges, reissue_badge, rotate_player_link
 from ...services.characters import factions_of
 from ..auth import login_required
 from ..display import public_base_url
@@ -195,10 +195,22 @@ def badge_png(character_id: int, side: str):
 @bp.post("/characters/<int:character_id>/badge")
 @login_required("organiser")
 def reissue(character_id: int):
-    character = db.get_or_404(Character, character_id)
-    badge = issue_badge(character)
-    db.session.commit()
+    """A lost badge: a new card and a new player link; the old ones stop working."""
+    badge = reissue_badge(character_id)
+    if badge is None:
+        abort(404)
     flash(
         _("New badge %(code)s issued: the old card no longer works.", code=badge.short_code), "info"
     )
+    return redirect(url_for("organiser.character", character_id=character_id))
+
+
+@bp.post("/characters/<int:character_id>/player-link")
+@login_required("organiser")
+def rotate_link(character_id: int):
+    """A player's link shared by mistake: a new one; the badge's QR for the player changes."""
+    character = db.get_or_404(Character, character_id)
+    rotate_player_link(character)
+    db.session.commit()
+    flash(_("New player link made: the old one no longer works. Print the badge again."), "info")
     return redirect(url_for("organiser.character", character_id=character.id))

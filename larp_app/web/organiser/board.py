@@ -277,7 +277,7 @@ def _decisions(form) -> dict[int, Decision]:
     decisions = {}
     for key, verdict in form.items():
         prefix, _sep, number = key.partition("-")
-        if prefix == "decision" and number.isdigit():
+        if prefix == "decision" and number.isascii() and number.isdigit() and len(number) < 10:
             healer = " ".join(form.get(f"healer-{number}", "").split())
             decisions[int(number)] = Decision(verdict, healer if verdict == "spare" else "")
     return decisions

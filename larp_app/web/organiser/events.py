@@ -16,6 +16,7 @@ from ..auth import login_required
 from ..forms import field_errors, number_or_text
 from . import bp
 
+MAX_ROWS = 100  # rows of the attribute table the settings form may send
 ARMOUR_WEIGHTS = ("leggera", "media", "pesante", "multistrato")
 ROW_FIELDS = (
     "min",
@@ -81,9 +82,18 @@ def _edited_tables(form, defaults: dict[str, Any]) -> dict[str, Any]:
     """The tables the form edits (EX Nihilo's attribute and armour tables), as submitted."""
     tables: dict[str, Any] = {}
     if "attributes" in defaults:
+        count = number_or_text(form.get("rows")) or 0
+        if not isinstance(count, int) or not 0 <= count <= MAX_ROWS:
+            raise rules.InvalidInput(
+                [
+                    rules.Problem(
+                        "tables.attributes.rows", "too_many", {"max": MAX_ROWS, "got": count}
+                    )
+                ]
+            )
         rows = [
             {f: number_or_text(form.get(f"tables.attributes.rows[{i}].{f}")) for f in ROW_FIELDS}
-            for i in range(int(form.get("rows", 0) or 0))
+            for i in range(count)
         ]
         tables["attributes"] = {**defaults["attributes"], "rows": rows}
     if "armour" in defaults:
@@ -118,8 +128,8 @@ def settings(event_id: int):
     errors: dict[str, str] = {}
     raw = event.settings
     if request.method == "POST":
-        raw = _settings_from_form(request.form, event.ruleset)
         try:
+            raw = _settings_from_form(request.form, event.ruleset)
             change_settings(event, raw)
         except rules.InvalidInput as exc:
             db.session.rollback()

@@ -13,7 +13,7 @@ from ...messages import problem_message
 from ...models import Event
 from ...services.csv_sheets import template_csv
 from ...services.reimport import ADDED, UNCHANGED, UPDATED, apply_import, plan_import
-from ...services.sheet_files import read_sheet_file
+from ...services.sheet_files import decode_upload, read_sheet_file
 from ..auth import login_required
 from . import bp
 
@@ -53,11 +53,13 @@ def import_template(event_id: int):
 def import_preview(event_id: int):
     event = db.get_or_404(Event, event_id)
     upload = request.files.get("file")
-    if upload and upload.filename:
-        text, name = upload.read().decode("utf-8", errors="replace"), upload.filename
-    else:
-        text, name = request.form.get("pasted", ""), ""
+    encoding = None
     try:
+        if upload and upload.filename:
+            text, encoding = decode_upload(upload.read())
+            name = upload.filename
+        else:
+            text, name = request.form.get("pasted", ""), ""
         sheets, rows = read_sheet_file(text, name)
     except rules.InvalidInput as exc:
         return render_template(
@@ -79,6 +81,7 @@ def import_preview(event_id: int):
     return render_template(
         "organiser/import_preview.html",
         event=event,
+        encoding=encoding,
         sheets=sheets,
         plan=plan,
         larp=plan.larp,
@@ -96,8 +99,10 @@ def import_preview(event_id: int):
 def import_confirm(event_id: int):
     event = db.get_or_404(Event, event_id)
     try:
-        plan = apply_import(event, json.loads(request.form.get("sheets", "[]")), g.user)
-    except (rules.InvalidInput, json.JSONDecodeError):
+        plan = apply_import(
+            event, rules.strict_json_loads(request.form.get("sheets", "[]")), g.user
+        )
+    except (rules.InvalidInput, ValueError):
         db.session.rollback()
         flash(
             _("Nothing was imported: the sheets changed since the preview. Upload them again."),

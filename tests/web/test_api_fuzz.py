@@ -1,0 +1,69 @@
+"""Issue 17: a property-based fuzz of the whole API from its OpenAPI document.
+
+Schemathesis generates requests from /api/v1/openapi.json (valid and invalid), sends them to
+the app in-process, and checks each answer: never a 5xx, and status, content type and body as
+the document says. A fixed seed and a bounded number of examples keep it quick and repeatable.
+"""
+
+import pytest
+
+schemathesis = pytest.importorskip("schemathesis")
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from schemathesis import checks  # noqa: E402
+from schemathesis.generation.modes import GenerationMode  # noqa: E402
+
+from larp_app.extensions import db  # noqa: E402
+from larp_app.services.demo import load_demo  # noqa: E402
+from larp_app.services.users import create_user  # noqa: E402
+
+pytestmark = pytest.mark.both_databases
+
+EXAMPLES = 12  # per operation and mode (valid, invalid): about 15 s each
+
+
+@pytest.fixture
+def api_schema(app):
+    """The document, read from the app itself, with the demo's events and characters in it."""
+    with app.app_context():
+        load_demo()
+        db.session.commit()
+    return schemathesis.openapi.from_wsgi("/api/v1/openapi.json", app)
+
+
+@pytest.fixture
+def organiser_token(app):
+    with app.app_context():
+        token = create_user("fuzz", "organiser")[2]
+        db.session.commit()
+    return token
+
+
+CHECKS = [
+    checks.not_a_server_error,
+    checks.status_code_conformance,
+    checks.content_type_conformance,
+    checks.response_schema_conformance,
+]
+
+
+@pytest.mark.parametrize("mode", [GenerationMode.POSITIVE, GenerationMode.NEGATIVE])
+def test_no_request_the_api_document_allows_gets_a_5xx_or_an_undocumented_answer(
+    api_schema, organiser_token, mode
+):
+    headers = {"Authorization": f"Bearer {organiser_token}"}
+    operations = [result.ok() for result in api_schema.get_all_operations()]
+    assert len(operations) >= 10
+    for operation in operations:
+
+        @given(case=operation.as_strategy(generation_mode=mode))
+        @settings(
+            max_examples=EXAMPLES,
+            derandomize=True,  # the fixed seed: the same requests on every run
+            deadline=None,
+            database=None,
+            suppress_health_check=list(HealthCheck),
+        )
+        def send(case):
+            case.call_and_validate(headers=headers, checks=CHECKS)
+
+        send()
