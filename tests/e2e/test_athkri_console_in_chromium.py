@@ -103,6 +103,7 @@ def test_where_referees_roll_saves_the_console_asks_for_the_indefenso_save(
         db.session.commit()
     open_console(phone, live_server, athkri["id"])
     expect(phone.locator("[data-indefenso-save]")).to_be_hidden()
+    phone.get_by_role("button", name="More", exact=True).click()
     phone.get_by_role("button", name="Status", exact=True).click()
     phone.locator("[data-status-picker] button", has_text="Helpless").click()
     expect(phone.locator("[data-statuses] li")).to_have_count(1)

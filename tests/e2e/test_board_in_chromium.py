@@ -121,7 +121,9 @@ def test_the_board_and_the_end_of_session_fit_a_360_px_phone(app, demo, live_ser
     long_name = "Ammiraglia Ludovica Ermenegilda Bonaventura Sforzini-Carulli"
     log(app, long_name, "hit", seconds_ago=30, blows=10, pierce=True)
     log(app, "Scout Greta Colombo", "heal", amount=1, seconds_ago=5)
-    log(app, "Scout Greta Colombo", "kill", reason="plot", seconds_ago=10)  # a conflict
+    log(
+        app, "Scout Greta Colombo", "kill", reason="plot", seconds_ago=60
+    )  # a conflict: a minute early, it arrives late
     log(app, "Guardia Tobia Sala", "status_on", key="stordimento")
     log_in(phone, live_server)
     phone.goto(live_server + "/events/1/board")

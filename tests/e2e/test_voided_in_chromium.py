@@ -53,9 +53,14 @@ def test_a_late_offline_kill_voids_a_hit_and_the_hit_authors_console_says_so_unt
     expect(feedback).to_contain_text("remo")
     phone.locator("[data-feedback-ok]").click()
     expect(feedback).to_be_hidden()
-    with app.app_context():
-        from larp_app.models import Character, DismissedConflict
+    from larp_app.models import Character, DismissedConflict
 
+    for _ in range(50):  # the phone tells the server in the background
+        with app.app_context():
+            if db.session.query(DismissedConflict).count() == 1:
+                break
+        phone.wait_for_timeout(100)
+    with app.app_context():
         assert db.session.query(DismissedConflict).count() == 1
         assert judged_state(db.session.get(Character, character["id"]), now_utc()).wound == "dead"
     phone.reload()

@@ -252,7 +252,7 @@ def test_while_the_database_cannot_be_reached_requests_get_503_and_one_log_line(
     down = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "x"})
     client = down.test_client()
     with client.session_transaction() as session:
-        session["uid"] = 1
+        session["sid"] = "a-session-kept-on-the-server"
     with caplog.at_level(logging.WARNING):
         api = client.post("/api/v1/sync", json={"entries": []}, headers=auth("whatever"))
         page = client.get("/events")

@@ -50,7 +50,8 @@ CHECKS = [
 def test_no_request_the_api_document_allows_gets_a_5xx_or_an_undocumented_answer(
     api_schema, organiser_token, mode
 ):
-    headers = {"Authorization": f"Bearer {organiser_token}"}
+    # identity: the checks read the bodies as sent, and compressed ones are not decoded here
+    headers = {"Authorization": f"Bearer {organiser_token}", "Accept-Encoding": "identity"}
     operations = [result.ok() for result in api_schema.get_all_operations()]
     assert len(operations) >= 10
     for operation in operations:

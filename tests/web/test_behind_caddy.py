@@ -32,6 +32,7 @@ from larp_app.services.clock import now_utc
 from larp_app.services.demo import load_demo
 from larp_app.services.users import create_user
 
+from ..conftest import DEMO_PASSWORDS
 from .helpers import TOKEN
 
 pytestmark = pytest.mark.skipif(
@@ -51,7 +52,12 @@ def free_port() -> int:
 def proxied(database_url, tmp_path):
     """The app on a free port of 127.0.0.1, and Caddy in front of it with HTTPS."""
     app = create_app(
-        {"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url, "TRUSTED_PROXIES": 1}
+        {
+            "TESTING": True,
+            "SQLALCHEMY_DATABASE_URI": database_url,
+            "TRUSTED_PROXIES": 1,
+            "DEMO_PASSWORDS": DEMO_PASSWORDS,
+        }
     )
     with app.app_context():
         load_demo()

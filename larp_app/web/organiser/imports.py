@@ -6,6 +6,7 @@ import json
 
 from flask import Response, flash, g, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from ... import rules
 from ...extensions import db
@@ -110,13 +111,15 @@ def import_confirm(event_id: int):
         )
         return redirect(url_for("organiser.import_form", event_id=event.id))
     db.session.commit()
-    flash(
-        _(
+    added, updated, unchanged = (plan.count(k) for k in (ADDED, UPDATED, UNCHANGED))
+    if updated == unchanged == 0:  # a first import: only new characters
+        said = ngettext("Imported %(num)d character.", "Imported %(num)d characters.", added)
+    else:
+        said = _(
             "Imported: %(added)d added, %(updated)d updated, %(unchanged)d unchanged.",
-            added=plan.count(ADDED),
-            updated=plan.count(UPDATED),
-            unchanged=plan.count(UNCHANGED),
-        ),
-        "info",
-    )
+            added=added,
+            updated=updated,
+            unchanged=unchanged,
+        )
+    flash(said, "info")
     return redirect(url_for("organiser.event", event_id=event.id))
