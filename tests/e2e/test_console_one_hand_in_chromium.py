@@ -8,6 +8,7 @@ import time
 import uuid
 from datetime import UTC, datetime
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import expect
@@ -135,7 +136,8 @@ def test_hit_tapped_at_first_paint_fifty_times_always_ends_on_the_servers_state(
     log_in(page, base)
     wrong = []
     for trial in range(50):
-        with page.expect_response(lambda r: r.url.endswith(f"{API}/roster")):
+        # The load-time roster refresh: whole, or the changes since the phone's version.
+        with page.expect_response(lambda r: urlsplit(r.url).path.endswith(f"{API}/roster")):
             page.goto(f"{base}/console/{character_id}", wait_until="commit")
             bar_button(page, "hit").tap(timeout=5000)  # as soon as it can be tapped
         # the ✓ came, the load-time roster refresh came: what is on screen now must stay
@@ -284,6 +286,7 @@ def test_heal_with_amount_three_logs_one_entry_of_three(app, server, browser, ca
         page.get_by_role("button", name="Più punti").tap()
     bar_button(page, "heal").tap()
     expect(page.locator("[data-hp]")).to_have_text(str(hp))
+    expect(page.locator('[data-feedback][data-kind="ok"]')).to_be_visible()  # stored
     entries = page.request.get(f"{base}{API}/characters/{character_id}/entries").json()
     assert [e["amount"] for e in entries["entries"] if e["kind"] == "heal"] == [3]
     context.close()
