@@ -317,7 +317,7 @@ def read_sheet(raw: Any, tables: TableSet, c: Checker) -> LarpSheet | None:
                 {"name": w["name"], "kind": w["kind"], "hands": w["hands"]} for w in weapons
             ],
             "statuses": [{"key": s.key, "turns": s.turns} for s in catalogue.values()],
-            "rules": list(SHEET_RULES),
+            "rules": [{"key": r["key"], "text": r["text"]} for r in SHEET_RULES],
             "notes": notes,
         },
         warnings=tuple(c.warnings),
@@ -356,10 +356,12 @@ def tabletop_values(raw: Mapping[str, Any], tables: TableSet) -> dict[str, Any]:
 # Wounds -------------------------------------------------------------------------------------
 
 # What every larp sheet recalls at 0 points and on a coup de grâce, in the rule's language
-# (the seed's "Vita e Morte"; the 3 seconds are RULES.md §2.2's) with its translations.
+# (the seed's "Vita e Morte"; the 3 seconds are RULES.md §2.2's) with its translations, and
+# where the console recalls it: at 0 points and dying, and beside the coup de grâce.
 SHEET_RULES = (
     {
         "key": "stagger",
+        "wounds": ("grievous", "dying"),
         "text": {
             "it": "A 0 punti vita si può solo barcollare (1 metro per turno); un altro colpo: "
             "incosciente.",
@@ -370,6 +372,7 @@ SHEET_RULES = (
     },
     {
         "key": "coup_de_grace",
+        "action": "coup_de_grace",
         "text": {
             "it": "Colpo di grazia: mimato per almeno 3 secondi, uccide un incosciente.",
             "en": "Coup de grâce: mimed for at least 3 seconds, it kills an unconscious character.",
@@ -444,4 +447,5 @@ RULESET = Ruleset(
     wound_handlers={"hit": hit, "heal": heal, "coup_de_grace": coup_de_grace},
     wound=wound,
     advance_wounds=advance_wounds,
+    sheet_rules=SHEET_RULES,
 )

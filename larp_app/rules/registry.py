@@ -40,6 +40,10 @@ class Ruleset:
     # The next instant at which advance_wounds would change the state (a countdown's end, the
     # next save), or None: (state, ctx) -> datetime | None.
     next_wound_change: Callable[..., Any] = lambda state, ctx: state.death_at
+    # Rules every larp sheet recalls, each {key, text: {language: text}} in the ruleset's own
+    # language and translated; the console recalls one in its header while the wound is one
+    # of its ``wounds``, or beside the action named ``action``.
+    sheet_rules: tuple[Mapping[str, Any], ...] = ()
 
 
 def _known() -> dict[str, Ruleset]:

@@ -9,6 +9,7 @@ codes, never the secrets: a lost phone names characters but cannot make a badge.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
@@ -33,6 +34,38 @@ def in_language(texts: dict, locale: str, fallback: str) -> str:
     """A text in the UI language, else in the ruleset's own language, else any."""
     texts = {k: v for k, v in texts.items() if isinstance(v, str)}
     return texts.get(locale) or texts.get(fallback) or next(iter(texts.values()), "")
+
+
+def original_and_translation(
+    texts: Mapping[str, Any] | None, original: str, locale: str
+) -> list[tuple[str, str]]:
+    """A rule text as [(language, text)]: in the ruleset's own language (``original``), then
+    translated into ``locale`` when that differs and there is a translation."""
+    texts = {k: v for k, v in (texts or {}).items() if isinstance(v, str) and v}
+    if not texts:
+        return []
+    source = original if original in texts else next(iter(texts))
+    shown = [(source, texts[source])]
+    if locale in texts and texts[locale] != texts[source]:
+        shown.append((locale, texts[locale]))
+    return shown
+
+
+def _rules(event: Event, locale: str) -> list[dict]:
+    """The rules the ruleset's larp sheets recall, as the console recalls them: each key, its
+    ``wounds`` or ``action`` (where it shows), and its ``text`` as [language, text] pairs,
+    the original first."""
+    ruleset = rules.get_ruleset(event.ruleset)
+    both = original_and_translation
+    return [
+        {
+            "key": rule["key"],
+            "wounds": list(rule.get("wounds", ())),
+            "action": rule.get("action"),
+            "text": [list(p) for p in both(rule["text"], ruleset.language, locale)],
+        }
+        for rule in ruleset.sheet_rules
+    ]
 
 
 def _statuses(event: Event, locale: str) -> list[dict]:
@@ -93,6 +126,7 @@ def event_kit(event: Event, locale: str) -> dict[str, Any]:
         "roster_max_age_minutes": settings.roster_max_age_minutes,
         "statuses": _statuses(event, locale),
         "checks": _checks(event, locale),
+        "rules": _rules(event, locale),
     }
 
 

@@ -14,6 +14,7 @@ from .. import rules
 from ..messages import problem_message, refusal_message
 from ..rules.dice import DIFFICULTIES
 from ..services.refusals import refusal_words
+from ..services.roster import original_and_translation as both_languages
 
 
 def entry_summary(entry: rules.Entry) -> str:
@@ -50,15 +51,7 @@ def original_and_translation(
 ) -> list[tuple[str, str]]:
     """A rule text as [(language, text)]: in the ruleset's own language, then translated
     into the page's language when that differs and there is a translation."""
-    texts = {k: v for k, v in (texts or {}).items() if isinstance(v, str) and v}
-    if not texts:
-        return []
-    source = original if original in texts else next(iter(texts))
-    shown = [(source, texts[source])]
-    page = str(get_locale())
-    if page in texts and texts[page] != texts[source]:
-        shown.append((page, texts[page]))
-    return shown
+    return both_languages(texts, original, str(get_locale()))
 
 
 def public_base_url() -> str:

@@ -143,3 +143,48 @@ def test_a_referee_ends_an_open_status_with_one_tap(live_server, phone, characte
     expect(phone.locator("[data-statuses] li")).to_have_count(1)
     phone.get_by_role("button", name="Termina: Invisibile").click()
     expect(phone.locator("[data-statuses] li")).to_have_count(0)
+
+
+def test_in_english_at_0_points_the_header_recalls_the_stagger_in_italian_and_english(
+    app, live_server, browser, character
+):
+    """Issue 14 (EX Nihilo): the stagger at 0 points and the mimed coup de grâce are on the
+    console, in the rule's language (Italian) with the page's translation beside it."""
+    from .test_console_one_hand_in_chromium import put_in
+
+    context = browser.new_context(viewport={"width": 360, "height": 780}, locale="en-GB")
+    page = context.new_page()
+    open_console(page, live_server, character["id"])
+    expect(page.locator("[data-wound-rules] span")).to_have_count(0)  # on their feet: nothing
+    put_in(app, character["id"], "grievous", character["hp"])
+    expect(page.locator("[data-hp]")).to_have_text("0", timeout=5000)
+    original = page.locator('[data-wound-rules] span[lang="it"]')
+    expect(original).to_have_text(
+        "A 0 punti vita si può solo barcollare (1 metro per turno); un altro colpo: incosciente."
+    )
+    translation = page.locator('[data-wound-rules] span[lang="en"].translation')
+    expect(translation).to_have_text(
+        "At 0 hit points, only stagger (1 metre a turn); one more blow: unconscious."
+    )
+    expect(original).to_be_visible()
+    page.get_by_role("button", name="More", exact=True).click()
+    beside = page.locator('[data-dialog="more"] [data-action-rule="coup_de_grace"]')
+    expect(beside.locator('span[lang="it"]')).to_contain_text("mimato per almeno 3 secondi")
+    expect(beside.locator('span[lang="en"]')).to_contain_text("mimed for at least 3 seconds")
+    expect(beside).to_be_visible()
+    context.close()
+
+
+def test_an_athkri_console_recalls_no_ex_nihilo_rule(app, live_server, browser, character):
+    with app.app_context():
+        athkri = db.session.scalar(
+            db.select(Character.id).where(Character.event_id == 2).order_by(Character.id)
+        )
+    context = browser.new_context(viewport={"width": 360, "height": 780}, locale="en-GB")
+    page = context.new_page()
+    open_console(page, live_server, athkri)
+    expect(page.locator(".console[data-ready]")).to_have_count(1)
+    page.get_by_role("button", name="More", exact=True).click()
+    expect(page.locator('[data-dialog="more"] [data-action-rule]')).to_be_hidden()
+    expect(page.locator("[data-wound-rules] span")).to_have_count(0)
+    context.close()

@@ -75,3 +75,29 @@ def test_an_ex_nihilo_larp_sheet_recalls_the_stagger_and_the_mimed_coup_de_grace
     assert '<span lang="en" class="translation">At 0 hit points, only stagger' in page
     assert "mimato per almeno 3 secondi" in page
     assert "mimed for at least 3 seconds" in page
+
+
+def test_the_phone_rosters_event_kit_carries_the_ex_nihilo_rules_and_none_for_athkri(organiser):
+    """Issue 14 (EX Nihilo): the stagger at 0 points and the mimed coup de grâce are on the
+    console too, from the roster the phone keeps: Italian first, the page's translation next,
+    with where the console recalls each; an Athkri event's kit has no such rules."""
+    page_in(organiser, "en", "/events")
+    answer = organiser.get("/api/v1/roster")
+    assert answer.status_code == 200, answer.get_data(as_text=True)
+    kits = {e["id"]: e for e in answer.json["events"]}
+    assert kits[1]["ruleset"] == "ex-nihilo" and kits[2]["ruleset"] == "athkri"
+    rules = {r["key"]: r for r in kits[1]["rules"]}
+    assert rules["stagger"]["wounds"] == ["grievous", "dying"]
+    assert [lang for lang, _ in rules["stagger"]["text"]] == ["it", "en"]
+    assert rules["stagger"]["text"][0][1].startswith("A 0 punti vita si può solo barcollare")
+    assert rules["stagger"]["text"][1][1].startswith("At 0 hit points, only stagger")
+    assert rules["coup_de_grace"]["action"] == "coup_de_grace"
+    assert "mimato per almeno 3 secondi" in rules["coup_de_grace"]["text"][0][1]
+    assert "mimed for at least 3 seconds" in rules["coup_de_grace"]["text"][1][1]
+    assert kits[2]["rules"] == []
+
+
+def test_in_italian_the_kits_rules_are_in_italian_only(organiser):
+    page_in(organiser, "it", "/events")
+    kits = {e["id"]: e for e in organiser.get("/api/v1/roster").json["events"]}
+    assert [[lang for lang, _ in r["text"]] for r in kits[1]["rules"]] == [["it"], ["it"]]

@@ -12,7 +12,14 @@ import { dismissVoided, keepVoided, voided, voidedWords } from "../lib/voided.js
 import { preview } from "./preview.js";
 import { setUpDice } from "./dice.js";
 import { createFeedback } from "./feedback.js";
-import { checkOutcome, renderAllowed, renderState, tick } from "./render.js";
+import {
+  checkOutcome,
+  renderActionRules,
+  renderAllowed,
+  renderState,
+  renderWoundRules,
+  tick,
+} from "./render.js";
 
 const root = document.querySelector(".console");
 const page = JSON.parse(root.dataset.config);
@@ -53,6 +60,7 @@ const config = {
   ruleset: event.ruleset,
   statuses: event.statuses,
   checks: event.checks,
+  rules: event.rules ?? [], // a kit kept before rules were in it has none
   saves: event.saves,
   me: page.me,
   organiser: page.organiser,
@@ -62,6 +70,7 @@ const config = {
 const statusNames = Object.fromEntries(config.statuses.map((s) => [s.key, s.name]));
 const seconds = Object.fromEntries(config.statuses.map((s) => [s.key, s.seconds]));
 
+renderActionRules(root, config.rules);
 root.querySelector("[data-name]").textContent = character.name;
 document.title = `${character.name} · ${words.console}`;
 root.querySelector("[data-who]").textContent = [character.player, character.faction]
@@ -78,6 +87,7 @@ async function render() {
   const waiting = items.filter((item) => item.status === "pending");
   const state = preview(character.state, waiting.map((item) => item.entry), seconds);
   renderState(root, state, words, statusNames);
+  renderWoundRules(root, state, config.rules);
   root.dataset.preview = String(waiting.length > 0);
   renderAllowed(root, state, words);
   // The note takes the place of the player's name on the header's first line: nothing moves.

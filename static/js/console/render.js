@@ -49,6 +49,36 @@ export function renderState(root, state, words, statusNames) {
   tick(root);
 }
 
+// A rule of the event's rule system (its kit's `rules`): the original, then the translation,
+// each marked with its language.
+function ruleSpans(rule) {
+  return rule.text.flatMap(([lang, text], i) => {
+    const span = document.createElement("span");
+    span.lang = lang;
+    span.textContent = text;
+    if (i) span.className = "translation";
+    return i ? [" ", span] : [span];
+  });
+}
+
+// The rules recalled at this wound, in the header's wound line (none for most wounds, and
+// none at all for a rule system without such texts).
+export function renderWoundRules(root, state, rules) {
+  const shown = rules.filter((rule) => rule.wounds?.includes(state.wound));
+  root.querySelector("[data-wound-rules]").replaceChildren(
+    ...shown.flatMap((rule, i) => (i ? [" · ", ...ruleSpans(rule)] : ruleSpans(rule))),
+  );
+}
+
+// The rules that go with an action, beside it (set once: they do not change).
+export function renderActionRules(root, rules) {
+  for (const place of root.querySelectorAll("[data-action-rule]")) {
+    const shown = rules.filter((rule) => rule.action === place.dataset.actionRule);
+    place.replaceChildren(...shown.flatMap((rule, i) => (i ? [" · ", ...ruleSpans(rule)] : ruleSpans(rule))));
+    place.hidden = shown.length === 0;
+  }
+}
+
 // Only what can be done is offered: a dead character takes notes and undos only; energy
 // actions need energy; a coup de grâce needs a dying (or down) character. Buttons stay in
 // their place, disabled, and the "More" sheet says why.
