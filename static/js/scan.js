@@ -1,12 +1,11 @@
 // The referee's scanner: the camera reads a badge's QR code (or the referee types its short
-// code), the API names the character, and its console opens. The browser's own
-// BarcodeDetector is used where there is one (Android Chrome); elsewhere (Chromium on Linux,
-// Safari on iOS) the barcode-detector ponyfill over zxing-wasm, served from static/vendor:
-// never from a CDN, since the event's Wi-Fi has no internet.
+// code), the API names the character, and its console opens. The camera and the QR decoder
+// are lib/camera.js's, shared with the organiser's check-in desk.
 //
 // With no network the badge is looked up on the phone's roster (hashes only, lib/roster.js)
 // and the console opens from the service worker's copy.
 import { ApiError, getJSON } from "./lib/api.js";
+import { closeCamera, makeDetector, openCamera, watchFrames } from "./lib/camera.js";
 import { startNetbar } from "./lib/netbar.js";
 import { characters, findBadge } from "./lib/roster.js";
 import { folded } from "./lib/search.js";
@@ -21,7 +20,6 @@ const form = root.querySelector("form[data-code]");
 const input = form.querySelector("input");
 const config = root.dataset; // URLs, and every sentence already translated by the server
 
-const SCAN_EVERY_MS = 80;
 const IDLE_MS = 60_000; // no badge read this long: the camera stops, to save the battery
 const SERVER_WAIT_MS = 3000; // at the edge of the Wi-Fi: the phone's roster answers instead
 // A refused badge still in front of the camera is not asked about again until it has been
@@ -160,26 +158,6 @@ form.addEventListener("submit", async (event) => {
 
 // --- The camera and the decoder ----------------------------------------------------------
 
-async function makeDetector() {
-  if ("BarcodeDetector" in window) {
-    try {
-      const formats = await window.BarcodeDetector.getSupportedFormats();
-      if (formats.includes("qr_code")) return new window.BarcodeDetector({ formats: ["qr_code"] });
-    } catch {
-      // a native detector that cannot read QR codes: use the ponyfill
-    }
-  }
-  const { BarcodeDetector, prepareZXingModule } = await import(config.ponyfill);
-  // Before the first detector is made: left alone, it fetches its wasm from a CDN.
-  await prepareZXingModule({
-    overrides: {
-      locateFile: (path, prefix) => (path.endsWith(".wasm") ? config.wasm : prefix + path),
-    },
-    fireImmediately: true,
-  });
-  return new BarcodeDetector({ formats: ["qr_code"] });
-}
-
 function offerTorch(track) {
   const capable = track?.getCapabilities?.().torch;
   torch.hidden = !capable;
@@ -202,24 +180,18 @@ torch.addEventListener("click", async () => {
 async function scanLoop() {
   if (scanning) return;
   scanning = true;
-  while (stream && !document.hidden) {
-    if (!busy && video.readyState >= HTMLMediaElement.HAVE_CURRENT_DATA) {
-      let text = null;
-      try {
-        const [code] = await detector.detect(video);
-        text = code?.rawValue || null;
-      } catch {
-        // a frame the decoder cannot take: the next one will do
-      }
+  await watchFrames(detector, video, {
+    running: () => stream && !document.hidden,
+    ready: () => !busy,
+    onRead: async (text) => {
       const now = Date.now();
-      if (text && text === refused.text && now - refused.seenAt < REFUSED_QUIET_MS) {
+      if (text === refused.text && now - refused.seenAt < REFUSED_QUIET_MS) {
         refused.seenAt = now;
-      } else if (text && stream && !busy) {
+      } else if (stream && !busy) {
         await read(text, "camera");
       }
-    }
-    await new Promise((resolve) => setTimeout(resolve, SCAN_EVERY_MS));
-  }
+    },
+  });
   scanning = false;
 }
 
@@ -231,22 +203,10 @@ function cameraFailed(message) {
 }
 
 async function startCamera(decoder) {
-  if (!navigator.mediaDevices?.getUserMedia) {
-    cameraFailed(config.msgCameraFailed);
-    return;
-  }
   try {
-    stream = await navigator.mediaDevices.getUserMedia({
-      audio: false,
-      video: {
-        facingMode: { ideal: "environment" }, // "exact" fails on some phones
-        width: { ideal: 1280 },
-        height: { ideal: 720 },
-      },
-    });
+    stream = await openCamera();
   } catch (error) {
-    const denied = error?.name === "NotAllowedError" || error?.name === "SecurityError";
-    cameraFailed(denied ? config.msgCameraDenied : config.msgCameraFailed);
+    cameraFailed(error?.reason === "denied" ? config.msgCameraDenied : config.msgCameraFailed);
     return;
   }
   video.srcObject = stream;
@@ -271,7 +231,7 @@ const resume = root.querySelector("[data-resume]");
 
 function stopCamera() {
   clearTimeout(idleTimer);
-  for (const track of stream?.getTracks() ?? []) track.stop();
+  closeCamera(stream);
   stream = null;
   video.srcObject = null;
   torch.hidden = true;
@@ -291,7 +251,7 @@ resume.addEventListener("click", () => {
 });
 
 // The decoder loads while the camera starts (and while the phone asks for permission).
-const decoder = makeDetector();
+const decoder = makeDetector(config.ponyfill, config.wasm);
 decoder.catch(() => {}); // reported by startCamera, which awaits it
 startCamera(decoder);
 
