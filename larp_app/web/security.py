@@ -6,7 +6,8 @@ import mimetypes
 import secrets
 from pathlib import Path
 
-from flask import Flask, Response
+from flask import Flask, Response, request
+from flask.sessions import SecureCookieSessionInterface
 
 CSP = "; ".join(
     [
@@ -31,9 +32,19 @@ mimetypes.add_type("application/wasm", ".wasm")
 mimetypes.add_type("application/manifest+json", ".webmanifest")
 
 
+class SessionInterface(SecureCookieSessionInterface):
+    """Flask's signed session cookie, Secure whenever the request itself came over HTTPS
+    (directly, or from a trusted proxy that says X-Forwarded-Proto: https): never sent back
+    over plain HTTP then, while phones on a plain-HTTP LAN still log in."""
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        return super().get_cookie_secure(app) or request.is_secure
+
+
 def configure(app: Flask) -> None:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = instance_secret(Path(app.instance_path))
+    app.session_interface = SessionInterface()
     app.after_request(_headers)
 
 

@@ -17,7 +17,8 @@ function setTheme(night) {
     // private mode: the cookie still remembers
   }
   const age = night ? 365 * 24 * 3600 : 0;
-  document.cookie = `theme=${night ? "night" : "day"}; path=/; max-age=${age}; SameSite=Lax`;
+  const secure = location.protocol === "https:" ? "; Secure" : "";
+  document.cookie = `theme=${night ? "night" : "day"}; path=/; max-age=${age}; SameSite=Lax${secure}`;
 }
 let stored = null;
 try {

@@ -97,6 +97,7 @@ def test_an_organiser_creates_a_referee_and_sees_the_password_once(organiser):
     page = answer.get_data(as_text=True)
     assert answer.status_code == 200 and "rita" in page
     assert 'class="secret"' in page
+    assert answer.headers["Cache-Control"] == "no-store"  # no cache keeps the password
     assert 'class="secret"' not in organiser.get("/users").get_data(as_text=True)
 
 

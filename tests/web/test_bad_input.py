@@ -332,6 +332,11 @@ def test_an_organiser_can_rotate_the_player_link_alone(app, client, browser, cha
         character = db.session.get(Character, character_id)
         assert character.player_secret != old
         assert [b.secret for b in character.badges if b.revoked_at is None] == [badge]
+        new = character.player_secret
+    # The new link is only in the badge's back, an image no cache keeps; not in the page.
+    assert new not in browser.get(answer.location).get_data(as_text=True)
+    back = browser.get(f"/characters/{character_id}/badge-back.png")
+    assert back.status_code == 200 and back.headers["Cache-Control"] == "no-store"
 
 
 # 14. referees see the larp sheet, organisers everything

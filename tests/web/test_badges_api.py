@@ -103,6 +103,7 @@ def test_a_reissued_badge_works_and_the_old_one_is_refused_at_once(app, client, 
     old_secret, old_code = badge_of(app, character)
     answer = client.post(f"/api/v1/characters/{character}/badge", headers=tokens["organiser"])
     assert answer.status_code == 201
+    assert answer.headers["Cache-Control"] == "no-store"  # no cache keeps the new secret
     new_secret = answer.json["secret"]
     assert new_secret != old_secret and answer.json["scan_url"].endswith(f"/b/{new_secret}?v=1")
     for presented in (old_secret, old_code):

@@ -56,7 +56,7 @@ def proxied(database_url, tmp_path):
             "TESTING": True,
             "SQLALCHEMY_DATABASE_URI": database_url,
             "TRUSTED_PROXIES": 1,
-            "DEMO_PASSWORDS": DEMO_PASSWORDS,
+            "DEMO_PASSWORDS": DEMO_PASSWORDS,  # the demo's passwords are random otherwise
         }
     )
     with app.app_context():
@@ -139,8 +139,8 @@ class FromClient(urllib.request.HTTPSHandler):
         return self.do_open(connection, req, context=self._context)
 
 
-def browser(context):
-    jar = http.cookiejar.CookieJar()
+def browser(context, jar=None):
+    jar = http.cookiejar.CookieJar() if jar is None else jar
     return urllib.request.build_opener(
         FromClient(context=context), urllib.request.HTTPCookieProcessor(jar)
     )
@@ -172,10 +172,13 @@ def test_behind_caddy_a_referee_logs_in_and_logs_an_entry_and_badges_carry_the_p
     proxied,
 ):
     base = proxied["base"]
-    opener = browser(proxied["context"])
+    jar = http.cookiejar.CookieJar()
+    opener = browser(proxied["context"], jar)
     answer = submit_login(opener, base, "referee-demo")
     assert answer.url == f"{base}/referee/"
     assert "referee" in answer.read().decode()
+    # Caddy says X-Forwarded-Proto: https, and the app trusts it: the cookie is Secure.
+    assert [(c.name, c.secure) for c in jar] == [("session", True)]
 
     entry = {"id": str(uuid.uuid4()), "kind": "note", "at": format_instant(now_utc()), "text": "x"}
     status, body = api(proxied, "POST", "/api/v1/characters/1/entries", proxied["referee"], entry)
