@@ -12,11 +12,12 @@ MIGRATIONS = str(Path(__file__).resolve().parent / "migrations")
 TRANSLATIONS = str(Path(__file__).resolve().parent / "translations")
 
 
-def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
-    """Build the app: defaults, then instance/config.py, then LARP_* variables, then tests."""
+def configured_flask(import_name: str, test_config: Mapping[str, Any] | None = None) -> Flask:
+    """A Flask app on the project's folders, configured: defaults, then instance/config.py,
+    then LARP_* variables, then tests."""
     root = Path(__file__).resolve().parent.parent
     app = Flask(
-        __name__,
+        import_name,
         instance_path=str(root / "instance"),
         instance_relative_config=True,
         template_folder=str(root / "templates"),
@@ -27,6 +28,12 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.config.from_prefixed_env("LARP")
     if test_config:
         app.config.from_mapping(test_config)
+    return app
+
+
+def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
+    """Build the app on its configuration (``configured_flask``)."""
+    app = configured_flask(__name__, test_config)
     app.config["SQLALCHEMY_DATABASE_URI"] = database_uri(
         app.config.get("SQLALCHEMY_DATABASE_URI"), Path(app.instance_path)
     )

@@ -8,7 +8,6 @@ over plain HTTP, and it needs no database.
 from __future__ import annotations
 
 import io
-from pathlib import Path
 from typing import Any
 
 import qrcode
@@ -16,7 +15,7 @@ import qrcode.image.svg
 from flask import Flask, Response, abort, render_template, request
 from markupsafe import Markup
 
-from . import TRANSLATIONS
+from . import TRANSLATIONS, configured_flask
 from .extensions import babel
 from .tls import ca_der, tls_files
 
@@ -28,19 +27,7 @@ CSP = (
 
 
 def create_trust_app(test_config: dict[str, Any] | None = None) -> Flask:
-    root = Path(__file__).resolve().parent.parent
-    app = Flask(
-        __name__,
-        instance_path=str(root / "instance"),
-        instance_relative_config=True,
-        template_folder=str(root / "templates"),
-        static_folder=str(root / "static"),
-    )
-    app.config.from_object("larp_app.config")
-    app.config.from_pyfile("config.py", silent=True)
-    app.config.from_prefixed_env("LARP")
-    if test_config:
-        app.config.from_mapping(test_config)
+    app = configured_flask(__name__, test_config)
     babel.init_app(app, locale_selector=_locale, default_translation_directories=TRANSLATIONS)
     files = tls_files(app)
 

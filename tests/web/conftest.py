@@ -5,6 +5,8 @@ import pytest
 from larp_app.extensions import db
 from larp_app.services.users import create_user
 
+from .helpers import data_sheet
+
 
 @pytest.fixture
 def tokens(app):
@@ -13,3 +15,37 @@ def tokens(app):
         made = {role: create_user(f"{role}-1", role)[2] for role in ("organiser", "referee")}
         db.session.commit()
     return made
+
+
+def auth(token):
+    return {"Authorization": f"Bearer {token}"}
+
+
+# The API's callers, and an event with one character made through the API (a test module
+# may name its own fixtures so, e.g. a logged-in browser as ``organiser``).
+@pytest.fixture
+def organiser(tokens):
+    return auth(tokens["organiser"])
+
+
+@pytest.fixture
+def referee(tokens):
+    return auth(tokens["referee"])
+
+
+@pytest.fixture
+def event_id(client, organiser):
+    answer = client.post(
+        "/api/v1/events", json={"name": "Notte", "ruleset": "ex-nihilo"}, headers=organiser
+    )
+    assert answer.status_code == 201, answer.json
+    return answer.json["id"]
+
+
+@pytest.fixture
+def character_id(client, organiser, event_id):
+    answer = client.post(
+        f"/api/v1/events/{event_id}/characters", json=data_sheet(), headers=organiser
+    )
+    assert answer.status_code == 201, answer.json
+    return answer.json["characters"][0]["id"]

@@ -10,41 +10,12 @@ from larp_app.models import Entry
 from larp_app.rules import format_instant
 from larp_app.services.clock import now_utc
 
+from .conftest import auth
 from .helpers import data_sheet
 
 SHEET = data_sheet()
 
 pytestmark = pytest.mark.both_databases
-
-
-def auth(token):
-    return {"Authorization": f"Bearer {token}"}
-
-
-@pytest.fixture
-def organiser(tokens):
-    return auth(tokens["organiser"])
-
-
-@pytest.fixture
-def referee(tokens):
-    return auth(tokens["referee"])
-
-
-@pytest.fixture
-def event_id(client, organiser):
-    answer = client.post(
-        "/api/v1/events", json={"name": "Notte", "ruleset": "ex-nihilo"}, headers=organiser
-    )
-    assert answer.status_code == 201, answer.json
-    return answer.json["id"]
-
-
-@pytest.fixture
-def character_id(client, organiser, event_id):
-    answer = client.post(f"/api/v1/events/{event_id}/characters", json=SHEET, headers=organiser)
-    assert answer.status_code == 201, answer.json
-    return answer.json["characters"][0]["id"]
 
 
 def entry(kind, seconds_ago=0, **fields):

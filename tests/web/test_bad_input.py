@@ -20,36 +20,6 @@ pytestmark = pytest.mark.both_databases
 SHEET = data_sheet()
 
 
-def auth(token):
-    return {"Authorization": f"Bearer {token}"}
-
-
-@pytest.fixture
-def organiser(tokens):
-    return auth(tokens["organiser"])
-
-
-@pytest.fixture
-def referee(tokens):
-    return auth(tokens["referee"])
-
-
-@pytest.fixture
-def event_id(client, organiser):
-    answer = client.post(
-        "/api/v1/events", json={"name": "Notte", "ruleset": "ex-nihilo"}, headers=organiser
-    )
-    assert answer.status_code == 201, answer.json
-    return answer.json["id"]
-
-
-@pytest.fixture
-def character_id(client, organiser, event_id):
-    answer = client.post(f"/api/v1/events/{event_id}/characters", json=SHEET, headers=organiser)
-    assert answer.status_code == 201, answer.json
-    return answer.json["characters"][0]["id"]
-
-
 @pytest.fixture
 def browser(app, client):
     """A logged-in organiser's browser."""
