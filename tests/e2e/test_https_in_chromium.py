@@ -111,6 +111,7 @@ def test_a_phone_without_the_authority_is_told_how_to_trust_the_server(laptop, c
     page = chromium()
     with pytest.raises(Error, match="ERR_CERT_AUTHORITY_INVALID"):
         page.goto(f"{laptop['base']}/scan")
+    page = page.context.new_page()  # the refused tab may still be showing its error page
     page.goto(laptop["trust"])
     expect(page.locator("[data-check-result]")).to_contain_text("does not trust the server yet")
     expect(page.get_by_role("link", name="Download the certificate")).to_be_visible()
