@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from .. import rules
 from ..extensions import db
@@ -82,6 +82,17 @@ def recently_logged(user: User, now: datetime) -> list[Character]:
     )
     return list(
         db.session.scalars(select(Character).where(Character.id.in_(ids)).order_by(Character.id))
+    )
+
+
+def dismissed_mark(user: User) -> int:
+    """Grows with every dismissal of ``user``'s: a state's tag that includes it changes when
+    the list of their conflicts does without a new entry."""
+    return (
+        db.session.scalar(
+            select(func.max(DismissedConflict.id)).where(DismissedConflict.user_id == user.id)
+        )
+        or 0
     )
 
 

@@ -18,7 +18,13 @@ from ..services.badges import BadgeRefused, resolve_badge, scan_url, status_url
 from ..services.badges import reissue_badge as reissue_and_commit
 from ..services.characters import check_sheets, edit_sheet, import_sheets, withdraw
 from ..services.clock import now_utc
-from ..services.conflicts import Voided, dismiss, recently_logged, voided_for
+from ..services.conflicts import (
+    Voided,
+    dismiss,
+    dismissed_mark,
+    recently_logged,
+    voided_for,
+)
 from ..services.entries import log_of, record_entry, state_of
 from ..services.events import archive_event, create_event
 from ..services.exports import export_data
@@ -400,7 +406,8 @@ def get_state(character_id: int):
         state = state_of(character, _at_param())
         return jsonify({**_state_json(state), "your_conflicts": _your_conflicts(character)})
     now = now_utc()
-    etag = f"{state_etag(character, now)}.u{g.user.id}"  # the conflicts are the caller's
+    # The conflicts are the caller's: their dismissals change the answer too.
+    etag = f"{state_etag(character, now)}.u{g.user.id}.d{dismissed_mark(g.user)}"
     return not_modified(etag) or versioned(
         {**_state_json(state_of(character, now)), "your_conflicts": _your_conflicts(character)},
         etag,

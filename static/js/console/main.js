@@ -107,6 +107,8 @@ async function render() {
   // Then entries of this referee's that were stored and later stopped counting (a late,
   // earlier-dated entry from another phone): told until dismissed, with what caused it.
   const gone = (await voided()).find((v) => v.character.id === id);
+  const shown = feedback.current?.key;
+  if (shown?.startsWith("voided:") && shown !== `voided:${gone?.id}`) feedback.clear(); // seen
   if (!refused && gone && feedback.current?.key !== `voided:${gone.id}`) {
     const { message, detail } = voidedWords(gone, words, clock);
     feedback.error(message, {

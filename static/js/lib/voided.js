@@ -19,6 +19,7 @@ export async function keepVoided(list, characterId = null) {
 
 // The referee has read it: the server stops listing it, and so does the phone.
 export async function dismissVoided(api, entryId) {
+  await put("meta", (await voided()).filter((v) => v.id !== entryId), "voided"); // at once
   const me = await (await fetch(`${api}/me`, { credentials: "same-origin" })).json();
   const response = await fetch(`${api}/conflicts/${encodeURIComponent(entryId)}/dismiss`, {
     method: "POST",
