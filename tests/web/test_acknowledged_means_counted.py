@@ -95,12 +95,14 @@ def test_a_late_offline_kill_voids_an_earlier_hit_and_the_hit_author_is_told_unt
         c["id"] for c in client.get("/api/v1/conflicts", headers=api["rita"]).json["conflicts"]
     ] == [hit["id"]]
 
+    told = client.get(f"/api/v1/characters/{victim}/state", headers=api["rita"])
     dismissed = client.post(f"/api/v1/conflicts/{hit['id']}/dismiss", headers=api["rita"])
     assert dismissed.status_code == 204
-    assert (
-        client.get(f"/api/v1/characters/{victim}/state", headers=api["rita"]).json["your_conflicts"]
-        == []
+    polled = client.get(  # a phone holding the told state learns that it is gone
+        f"/api/v1/characters/{victim}/state",
+        headers={**api["rita"], "If-None-Match": told.headers["ETag"]},
     )
+    assert (polled.status_code, polled.json["your_conflicts"]) == (200, [])
     assert sync(client, api["rita"]).json["conflicts"] == []
 
 
