@@ -73,7 +73,9 @@ def ready_for_offline(page):
     kept = """async () => Boolean(navigator.serviceWorker.controller)
         && Boolean(await caches.match('/console/offline'))
         && Boolean(await caches.match('/scan'))"""
-    assert wait_until(lambda: page.evaluate(kept)), "the service worker did not keep the shells"
+    # Installing precaches every script, style and the decoder (compressed on the way).
+    kept_shells = wait_until(lambda: page.evaluate(kept), seconds=40)
+    assert kept_shells, "the service worker did not keep the shells"
     roster = "async () => (await import('/static/js/lib/roster.js')).rosterAt()"
     assert wait_until(lambda: page.evaluate(roster)), "the roster is not on the phone"
 
