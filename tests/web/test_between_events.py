@@ -17,6 +17,8 @@ from larp_app.services.clock import now_utc
 from larp_app.services.csv_sheets import write_csv
 
 from .helpers import data_sheet, log_in, make_user, post_form
+from .test_organiser_pages import confirm
+from .test_organiser_pages import preview as upload
 
 SHEET = data_sheet()
 SHEET.pop("ruleset")
@@ -46,26 +48,6 @@ def event_url(organiser):
 
 def event_id_of(url):
     return int(url.rstrip("/").rsplit("/", 1)[1])
-
-
-def upload(client, event_url, text, filename="cast.csv"):
-    return post_form(
-        client,
-        f"{event_url}/import/preview",
-        {"file": (io.BytesIO(text.encode()), filename)},
-        page=f"{event_url}/import",
-        content_type="multipart/form-data",
-    )
-
-
-def confirm(client, event_url, page_html):
-    payload = re.search(r'name="sheets" value="([^"]*)"', page_html).group(1)
-    return post_form(
-        client,
-        f"{event_url}/import/confirm",
-        {"sheets": html.unescape(payload)},
-        page=f"{event_url}/import",
-    )
 
 
 def import_csv(client, event_url, sheets):
