@@ -68,6 +68,14 @@ def stored_entries(app, character_ids):
         ).all()
 
 
+# Said when the shells are missing: what the phone holds, to tell a lost request from a
+# worker that never took over.
+WHAT_IS_KEPT = """async () => `the service worker did not keep the shells: controller=${
+    Boolean(navigator.serviceWorker.controller)}, caches=${JSON.stringify(await caches.keys())},
+    scan=${Boolean(await caches.match('/scan'))},
+    shell=${Boolean(await caches.match('/console/offline'))}`"""
+
+
 def ready_for_offline(page):
     """The worker controls the page, keeps both shells, and the roster is on the phone."""
     kept = """async () => Boolean(navigator.serviceWorker.controller)
@@ -75,7 +83,7 @@ def ready_for_offline(page):
         && Boolean(await caches.match('/scan'))"""
     # Installing precaches every script, style and the decoder (compressed on the way).
     kept_shells = wait_until(lambda: page.evaluate(kept), seconds=40)
-    assert kept_shells, "the service worker did not keep the shells"
+    assert kept_shells, page.evaluate(WHAT_IS_KEPT)
     roster = "async () => (await import('/static/js/lib/roster.js')).rosterAt()"
     assert wait_until(lambda: page.evaluate(roster)), "the roster is not on the phone"
 

@@ -101,12 +101,21 @@ export function startNetbar(bar) {
     if ((await outbox()).some((i) => i.status === "pending")) send();
     else show();
   }, RETRY_MS);
-  setInterval(() => navigator.onLine && refresh(), ROSTER_EVERY_MS);
+  // Logged in: the service worker keeps the scanner and the console's shell as we see them.
+  // Asked again when a worker takes over and with each roster refresh: a request lost while
+  // the worker was installing, or a busy server, must not leave the phone without them.
+  const lang = document.documentElement.lang;
+  const keepShells = () =>
+    navigator.serviceWorker?.ready.then((r) => r.active?.postMessage({ keepShells: true, lang }));
+  navigator.serviceWorker?.addEventListener("controllerchange", keepShells);
+  setInterval(() => {
+    if (!navigator.onLine) return;
+    refresh();
+    keepShells();
+  }, ROSTER_EVERY_MS);
   show();
   refresh();
   send();
-  // Logged in: the service worker keeps the scanner and the console's shell as we see them.
-  const lang = document.documentElement.lang;
-  navigator.serviceWorker?.ready.then((r) => r.active?.postMessage({ keepShells: true, lang }));
+  keepShells();
   return { show, send, refresh, reached };
 }
