@@ -99,8 +99,11 @@ class Character(db.Model):
     tabletop: Mapped[dict[str, Any]] = mapped_column(JSON)
     larp: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
-    # The player's own link (on the back of the badge): read-only, this character only.
+    # The player's own link (on the back of the badge): read-only, this character only. Found
+    # by its digest (tokens.digest); the link itself is kept only where it was made, to print
+    # it: an imported event has the digest alone.
     player_secret: Mapped[str | None] = mapped_column(String(40), unique=True, index=True)
+    player_secret_hash: Mapped[str | None] = mapped_column(String(64), unique=True, index=True)
     # Withdrawn from the event: kept with its log, its badge refused, no new entries.
     withdrawn_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     # Checked in at the desk at the start of the event; None: not (yet) present.
@@ -138,7 +141,12 @@ class LoginAttempt(db.Model):
 
 
 class Badge(db.Model):
-    """A printed card: its secret goes in the QR code, its short code is for typing."""
+    """A printed card: its secret goes in the QR code, its short code is for typing.
+
+    Scans and typed codes find it by their digests (tokens.digest: SHA-256, no salt, the
+    secret being 26 random symbols). The secret and short code themselves are kept only in
+    the database that issued the badge, to print it; an imported badge has its digests alone.
+    """
 
     __table_args__ = (
         # One active badge per character.
@@ -153,8 +161,10 @@ class Badge(db.Model):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     character_id: Mapped[int] = mapped_column(ForeignKey("character.id"), index=True)
-    secret: Mapped[str] = mapped_column(String(40), unique=True)
-    short_code: Mapped[str] = mapped_column(String(12), unique=True)
+    secret: Mapped[str | None] = mapped_column(String(40), unique=True)
+    short_code: Mapped[str | None] = mapped_column(String(12), unique=True)
+    secret_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    short_code_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
     issued_at: Mapped[datetime] = mapped_column(UTCDateTime)
     revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     printed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
@@ -194,6 +204,8 @@ class PrintJob(db.Model):
     # The selection's digest while queued or running (None after): the same selection twice at
     # once is refused by the database, whichever worker asks.
     running_key: Mapped[str | None] = mapped_column(String(64))
+    # Badges of the selection left out: imported from another database, without their secrets.
+    skipped: Mapped[int] = mapped_column(default=0, server_default="0")
 
 
 class RefusedEntry(db.Model):

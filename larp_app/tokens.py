@@ -6,6 +6,7 @@ database id (the pattern of pretix's base/secrets.py).
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 
 ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # 31 symbols, about 4.95 bits each
@@ -17,6 +18,17 @@ LOOK_ALIKES = str.maketrans({"O": "0", "I": "1", "L": "1"})
 
 def new_secret() -> str:
     return "".join(secrets.choice(ALPHABET) for _ in range(SECRET_LENGTH))
+
+
+def digest(text: str) -> str:
+    """The SHA-256 (hex) a badge, a short code or a player link is found by.
+
+    Unsalted on purpose: a lookup goes by the digest of what is presented. A secret is 26
+    random symbols (about 129 bits): no one finds it back from its digest, salt or not. A
+    short code has about 40 bits: its digest can be searched out by brute force, which gives
+    only what a referee types by hand, and the lookups of those are logged and throttled.
+    """
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def check_symbol(data: str) -> str:

@@ -51,12 +51,15 @@ def _issue(character: Character) -> Badge:
     if old is not None:
         old.revoked_at = now
         db.session.flush()  # the old one stops counting before the new one exists
-    if character.player_secret is None or old is not None:
-        character.player_secret = tokens.new_secret()
+    if character.player_secret_hash is None or old is not None:
+        give_player_link(character, tokens.new_secret())
+    secret, short_code = tokens.new_secret(), tokens.new_short_code()
     badge = Badge(
         character=character,
-        secret=tokens.new_secret(),
-        short_code=tokens.new_short_code(),
+        secret=secret,
+        secret_hash=tokens.digest(secret),
+        short_code=short_code,
+        short_code_hash=tokens.digest(short_code),
         issued_at=now,
     )
     db.session.add(badge)
@@ -98,11 +101,26 @@ def reissue_badge(character_id: int) -> Badge | None:
     return None
 
 
+def give_player_link(character: Character, secret: str | None, digest: str | None = None) -> None:
+    """Set the character's player link: the secret (None: kept elsewhere) and its digest."""
+    character.player_secret = secret
+    character.player_secret_hash = digest or (tokens.digest(secret) if secret else None)
+
+
 def rotate_player_link(character: Character) -> str:
     """A new player secret: the old link shows nothing from now on. Flushes."""
-    character.player_secret = tokens.new_secret()
+    give_player_link(character, tokens.new_secret())
     db.session.flush()
     return character.player_secret
+
+
+def issued_elsewhere(character: Character) -> bool:
+    """Whether the character's active badge came from another database without its secrets
+    (an imported event): found by its digests, it cannot be printed here until reissued."""
+    badge = active_badge(character)
+    return badge is not None and (
+        badge.secret is None or badge.short_code is None or character.player_secret is None
+    )
 
 
 def ensure_badges(characters: list[Character]) -> int:
@@ -129,6 +147,15 @@ def _secret_in(presented: str) -> str:
     return path.rsplit("/b/", 1)[-1].strip("/").upper()
 
 
+def badge_named_by(presented: str):
+    """The condition on Badge a scanned secret (or URL) or a typed short code names, by
+    digest; None for a short code with a typo."""
+    if tokens.looks_like_short_code(presented):
+        code = tokens.read_short_code(presented)
+        return None if code is None else Badge.short_code_hash == tokens.digest(code)
+    return Badge.secret_hash == tokens.digest(_secret_in(presented))
+
+
 def _too_many_refused(user: User | None, now) -> bool:
     if user is None:
         return False
@@ -148,14 +175,11 @@ def resolve_badge(presented: str, user: User | None, event_id: int | None = None
     if _too_many_refused(user, now_utc()):
         raise BadgeRefused("too_many")
     badge, reason = None, None
-    if tokens.looks_like_short_code(presented):
-        code = tokens.read_short_code(presented)
-        if code is None:
-            reason = "bad_short_code"
-        else:
-            badge = db.session.scalar(select(Badge).where(Badge.short_code == code))
+    named = badge_named_by(presented)
+    if named is None:
+        reason = "bad_short_code"
     else:
-        badge = db.session.scalar(select(Badge).where(Badge.secret == _secret_in(presented)))
+        badge = db.session.scalar(select(Badge).where(named))
     if reason is None:
         if badge is None:
             reason = "unknown"
@@ -194,4 +218,5 @@ def resolve_badge(presented: str, user: User | None, event_id: int | None = None
 
 
 def character_for_player(secret: str) -> Character | None:
-    return db.session.scalar(select(Character).where(Character.player_secret == secret.upper()))
+    digest = tokens.digest(secret.upper())
+    return db.session.scalar(select(Character).where(Character.player_secret_hash == digest))

@@ -12,7 +12,7 @@ from datetime import datetime
 from .. import rules
 from ..extensions import db
 from ..models import Character, Event, User
-from .badges import active_badge, ensure_badges
+from .badges import active_badge, ensure_badges, give_player_link
 from .characters import record_change
 from .clock import now_utc
 from .entries import state_of
@@ -81,10 +81,11 @@ def continue_event(
         record_change(character, None, user, "continue")
         badge = active_badge(before) if keep_badges else None
         if badge is not None:
-            secret, before.player_secret = before.player_secret, None
+            link = before.player_secret, before.player_secret_hash
+            give_player_link(before, None)
             db.session.flush()  # the secret is unique: free it before giving it on
             badge.character = character
-            character.player_secret = secret
+            give_player_link(character, *link)
             kept += 1
     db.session.flush()
     ensure_badges(carried)

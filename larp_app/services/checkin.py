@@ -9,7 +9,7 @@ from sqlalchemy import select
 from .. import rules, tokens
 from ..extensions import db
 from ..models import Badge, Character, Event
-from .badges import _secret_in
+from .badges import badge_named_by
 from .characters import find_characters
 from .clock import now_utc
 from .versions import changed
@@ -23,9 +23,8 @@ def find_at_desk(event: Event, text: str) -> list[Character]:
     text = text.strip()
     if not text:
         return find_characters(event)
-    if "/b/" in text or tokens.looks_like_short_code(text):
-        code = tokens.read_short_code(text) if tokens.looks_like_short_code(text) else None
-        where = Badge.short_code == code if code else Badge.secret == _secret_in(text)
+    where = badge_named_by(text) if "/b/" in text or tokens.looks_like_short_code(text) else None
+    if where is not None:
         character = db.session.scalar(
             select(Character)
             .join(Badge, Badge.character_id == Character.id)

@@ -2,6 +2,10 @@
 PostgreSQL): the event, its characters and badges, the whole log with authors and times, the
 refusals, and the accounts without their passwords.
 
+Badges and player links travel as their digests only (tokens.digest), never in clear: the
+imported event finds the printed cards by them, and cannot print them (services/badges.py
+``issued_elsewhere``) until they are reissued there.
+
 Rows are named in the archive by their position, never by a database's ids, so the same
 event exported from two databases gives the same archive. Entries keep their arrival order,
 which the fold reads.
@@ -17,9 +21,10 @@ from sqlalchemy import insert, select
 from .. import rules
 from ..extensions import db
 from ..models import Badge, BadgeLookup, Character, Entry, Event, RefusedEntry, User
+from .badges import give_player_link
 from .users import create_user
 
-FORMAT = "larp_app.event/1"
+FORMAT = "larp_app.event/2"  # 1 held the badges in clear
 
 
 class ArchiveRefused(Exception):
@@ -34,6 +39,16 @@ def _read_t(value: str | None) -> datetime | None:
     return None if value is None else datetime.fromisoformat(value)
 
 
+HEX = set("0123456789abcdef")
+
+
+def _digest(value: Any) -> str:
+    """A SHA-256 in hex, as exported; ValueError (a damaged archive) for anything else."""
+    if not (isinstance(value, str) and len(value) == 64 and set(value) <= HEX):
+        raise ValueError(f"not a SHA-256 digest: {str(value)[:70]!r}")
+    return value
+
+
 def export_event(event: Event) -> dict[str, Any]:
     characters = db.session.scalars(
         select(Character).where(Character.event_id == event.id).order_by(Character.id)
@@ -41,11 +56,7 @@ def export_event(event: Event) -> dict[str, Any]:
     key = {c.id: n for n, c in enumerate(characters, 1)}
     users = db.session.scalars(select(User).order_by(User.id)).all()
     name = {u.id: u.username for u in users}
-    badges = {
-        b.id: b.secret
-        for c in characters
-        for b in c.badges  # ordered by id
-    }
+    badges = {b.id: b.secret_hash for c in characters for b in c.badges}
     entries = db.session.scalars(
         select(Entry).where(Entry.character_id.in_(key)).order_by(Entry.id)
     ).all()
@@ -83,11 +94,11 @@ def export_event(event: Event) -> dict[str, Any]:
                 "tabletop": c.tabletop,
                 "larp": c.larp,
                 "created_at": _t(c.created_at),
-                "player_secret": c.player_secret,
-                "badges": [
+                "player_secret_hash": c.player_secret_hash,
+                "badges": [  # ordered by id: the revoked before the active
                     {
-                        "secret": b.secret,
-                        "short_code": b.short_code,
+                        "secret_hash": b.secret_hash,
+                        "short_code_hash": b.short_code_hash,
                         "issued_at": _t(b.issued_at),
                         "revoked_at": _t(b.revoked_at),
                         "printed_at": _t(b.printed_at),
@@ -158,13 +169,11 @@ def _already_here(archive: dict[str, Any]) -> str | None:
     clash = _first_clash(Entry.client_id, [e["client_id"] for e in archive["entries"]])
     if clash is not None:
         return f"entry {clash} is already logged here"
-    clash = _first_clash(Badge.short_code, [b["short_code"] for b in badges])
-    if clash is None and _first_clash(Badge.secret, [b["secret"] for b in badges]) is not None:
-        clash = "of the same secret"
-    if clash is not None:
-        return f"badge {clash} is already here"
-    players = [c["player_secret"] for c in archive["characters"] if c["player_secret"]]
-    if _first_clash(Character.player_secret, players) is not None:
+    for column in (Badge.secret_hash, Badge.short_code_hash):
+        if _first_clash(column, [b[column.key] for b in badges]) is not None:
+            return "one of its badges is already here"
+    players = [c["player_secret_hash"] for c in archive["characters"] if c["player_secret_hash"]]
+    if _first_clash(Character.player_secret_hash, players) is not None:
         return "a character's player link is already here"
     return None
 
@@ -232,23 +241,24 @@ def _import(archive: dict[str, Any]) -> tuple[Event, list[tuple[str, str]]]:
             tabletop=item["tabletop"],
             larp=item["larp"],
             created_at=_read_t(item["created_at"]),
-            player_secret=item["player_secret"],
         )
+        link = item["player_secret_hash"]
+        give_player_link(character, None, None if link is None else _digest(link))
         db.session.add(character)
         characters[item["key"]] = character
         for b in item["badges"]:
             # The revoked first: one active badge per character at every moment.
             badge = Badge(
                 character=character,
-                secret=b["secret"],
-                short_code=b["short_code"],
+                secret_hash=_digest(b["secret_hash"]),
+                short_code_hash=_digest(b["short_code_hash"]),
                 issued_at=_read_t(b["issued_at"]),
                 revoked_at=_read_t(b["revoked_at"]),
                 printed_at=_read_t(b["printed_at"]),
             )
             db.session.add(badge)
             db.session.flush()
-            badges[b["secret"]] = badge
+            badges[b["secret_hash"]] = badge
     db.session.flush()
     rows = [
         {

@@ -15,7 +15,7 @@ from typing import Any
 
 from sqlalchemy import select
 
-from .. import rules
+from .. import rules, tokens
 from ..extensions import db
 from ..models import Badge, Character, Event
 from .events import event_settings, status_catalogue
@@ -27,7 +27,12 @@ def badge_hash(event_id: int, presented: str) -> str:
 
     The phone computes the same from what it reads (static/js/lib/roster.js).
     """
-    return hashlib.sha256(f"larp_app:{event_id}:{presented}".encode()).hexdigest()
+    return salted_badge_hash(event_id, tokens.digest(presented))
+
+
+def salted_badge_hash(event_id: int, digest: str) -> str:
+    """``badge_hash`` from the digest the server keeps (it may hold no secret in clear)."""
+    return hashlib.sha256(f"larp_app:{event_id}:{digest}".encode()).hexdigest()
 
 
 def in_language(texts: dict, locale: str, fallback: str) -> str:
@@ -230,7 +235,11 @@ def _badges(
     """The active badges' hashes (and, for a delta, the revoked ones' to forget: a withdrawn
     character's too)."""
     query = select(
-        Badge.secret, Badge.short_code, Badge.revoked_at, Character.id, Character.event_id
+        Badge.secret_hash,
+        Badge.short_code_hash,
+        Badge.revoked_at,
+        Character.id,
+        Character.event_id,
     ).join(Character, Badge.character_id == Character.id)
     if views is not None:
         query = query.where(
@@ -241,10 +250,10 @@ def _badges(
     else:
         return {"badges": {}, "revoked": []}
     active, revoked = {}, []
-    for secret, short_code, revoked_at, character_id, event_id in db.session.execute(query):
-        for text in (secret, short_code):
+    for secret_hash, code_hash, revoked_at, character_id, event_id in db.session.execute(query):
+        for digest in (secret_hash, code_hash):
             if revoked_at is None and character_id not in withdrawn:
-                active[badge_hash(event_id, text)] = character_id
+                active[salted_badge_hash(event_id, digest)] = character_id
             else:
-                revoked.append(badge_hash(event_id, text))
+                revoked.append(salted_badge_hash(event_id, digest))
     return {"badges": active, "revoked": revoked}

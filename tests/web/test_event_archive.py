@@ -3,22 +3,26 @@ every instant, and the same archive; importing twice is refused in words."""
 
 import json
 import shutil
+import time
 import uuid
 from datetime import timedelta
 
 import pytest
+from markupsafe import escape
 
 from larp_app import create_app
 from larp_app.extensions import db
-from larp_app.models import Character, Entry, Event, User
+from larp_app.models import Badge, Character, Entry, Event, User
 from larp_app.rules import format_instant
-from larp_app.services.badges import BadgeRefused, issue_badge, resolve_badge
+from larp_app.services.badges import BadgeRefused, active_badge, issue_badge, resolve_badge
+from larp_app.services.checkin import find_at_desk
 from larp_app.services.clock import now_utc
 from larp_app.services.demo import load_demo
 from larp_app.services.entries import log_of, state_of
 from larp_app.services.sync import sync_one
 
 from ..conftest import POSTGRES_URL
+from .helpers import log_in, make_user, post_form
 
 
 def play_an_event(app) -> int:
@@ -165,7 +169,7 @@ def test_a_damaged_archive_is_refused_in_words_and_imports_nothing(app, runner, 
     archive["event"]["name"] = "Another"
     archive["entries"] = []
     for character in archive["characters"]:
-        character["player_secret"] = None
+        character["player_secret_hash"] = None
         character["badges"] = []
     del archive["refusals"][0]["character"]
     (tmp_path / "damaged.json").write_text(json.dumps(archive), encoding="utf-8")
@@ -174,3 +178,155 @@ def test_a_damaged_archive_is_refused_in_words_and_imports_nothing(app, runner, 
     assert "damaged event archive" in answer.output
     with app.app_context():
         assert db.session.scalar(db.select(Event).where(Event.name == "Another")) is None
+
+
+def moved(app, runner, sqlite_template, tmp_path) -> tuple:
+    """The played event exported here and imported into another (SQLite) database."""
+    event_id = play_an_event(app)
+    export(runner, event_id, tmp_path / "event.json")
+    shutil.copyfile(sqlite_template, tmp_path / "other.sqlite3")
+    target = create_app(
+        {
+            "TESTING": True,
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'other.sqlite3'}",
+            "PRINT_FOLDER": str(tmp_path / "prints"),
+        }
+    )
+    return event_id, target, imported(target.test_cli_runner(), tmp_path / "event.json")
+
+
+def cards(app, event_id: int) -> dict:
+    """Each character's name: its active badge's secret and short code, and its player link."""
+    with app.app_context():
+        event = db.session.get(Event, event_id)
+        return {
+            c.name: (active_badge(c).secret, active_badge(c).short_code, c.player_secret)
+            for c in event.characters
+        }
+
+
+def test_the_archive_holds_no_badge_secret_short_code_or_player_link_in_clear(
+    app, runner, tmp_path
+):
+    event_id = play_an_event(app)
+    export(runner, event_id, tmp_path / "event.json")
+    text = (tmp_path / "event.json").read_text(encoding="utf-8")
+    with app.app_context():
+        badges = db.session.scalars(db.select(Badge)).all()
+        links = db.session.scalars(db.select(Character.player_secret)).all()
+        clear = [b.secret for b in badges] + [b.short_code for b in badges] + links
+        clear += [b.short_code.replace("-", "") for b in badges]
+    assert len(badges) > 5 and all(clear)
+    assert [s for s in clear if s in text] == []
+    assert [s for s in clear if s.lower() in text.lower()] == []
+
+
+def test_an_old_card_scans_its_code_types_and_its_player_link_opens_after_the_move(
+    app, runner, sqlite_template, tmp_path
+):
+    event_id, target, moved_id = moved(app, runner, sqlite_template, tmp_path)
+    before = cards(app, event_id)
+    make_user(target, "desk", "organiser")
+    client = target.test_client()
+    log_in(client, "desk")
+    for name, (secret, short_code, link) in before.items():
+        answer = client.get(f"/b/{secret}?v=1")
+        assert answer.status_code == 302, name
+        with target.app_context():
+            character = db.session.get(Character, int(answer.location.rsplit("/", 1)[1]))
+            assert (character.name, character.event_id) == (name, moved_id)
+        found = client.get(f"/api/v1/badges/{short_code.replace('-', '').lower()}")
+        assert (found.status_code, found.json["character"]["name"]) == (200, name)
+        with target.app_context():
+            desk = find_at_desk(db.session.get(Event, moved_id), f"https://x/b/{secret}?v=1")
+            assert [c.name for c in desk] == [name]
+        player = target.test_client().get(f"/p/{link}")
+        assert str(escape(name)) in player.get_data(as_text=True)
+
+
+def test_an_old_revoked_card_is_still_refused_after_the_move(
+    app, runner, sqlite_template, tmp_path
+):
+    event_id = play_an_event(app)
+    with app.app_context():
+        revoked = db.session.scalars(
+            db.select(Badge.secret).where(Badge.revoked_at.is_not(None))
+        ).all()
+    assert len(revoked) == 2
+    export(runner, event_id, tmp_path / "event.json")
+    shutil.copyfile(sqlite_template, tmp_path / "other.sqlite3")
+    target = create_app(
+        {"TESTING": True, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'other.sqlite3'}"}
+    )
+    imported(target.test_cli_runner(), tmp_path / "event.json")
+    with target.app_context():
+        for secret in revoked:
+            with pytest.raises(BadgeRefused) as refused:
+                resolve_badge(secret, None)
+            assert refused.value.code == "revoked"
+
+
+ELSEWHERE = (
+    "this badge came from another database: reissue it to print, or print it where it was issued"
+)
+
+
+def test_printing_an_imported_badge_without_its_secret_is_refused_in_words(
+    app, runner, sqlite_template, tmp_path
+):
+    _event_id, target, moved_id = moved(app, runner, sqlite_template, tmp_path)
+    out = tmp_path / "badges.pdf"
+    answer = target.test_cli_runner().invoke(
+        args=["badges", "print", str(moved_id), "--out", str(out), "--base-url", "http://x"]
+    )
+    assert answer.exit_code == 2
+    assert "5 badges came from another database" in answer.output
+    assert "reissue them to print, or print them where they were issued" in answer.output
+    assert not out.exists() or out.stat().st_size == 0
+
+    make_user(target, "desk", "organiser")
+    client = target.test_client()
+    log_in(client, "desk")
+    with target.app_context():
+        vera = db.session.scalar(db.select(Character).where(Character.event_id == moved_id))
+        vera_id = vera.id
+    page = client.get(f"/characters/{vera_id}").get_data(as_text=True)
+    assert ELSEWHERE in page
+    assert f"/characters/{vera_id}/badge-front.png" not in page
+    assert f'action="/characters/{vera_id}/badge"' in page  # the reissue, one click away
+    png = client.get(f"/characters/{vera_id}/badge-front.png")
+    assert png.status_code == 409 and ELSEWHERE in png.get_data(as_text=True)
+
+    post_form(client, f"/characters/{vera_id}/badge", {}, page=f"/characters/{vera_id}")
+    page = client.get(f"/characters/{vera_id}").get_data(as_text=True)
+    assert ELSEWHERE not in page
+    assert client.get(f"/characters/{vera_id}/badge-front.png").status_code == 200
+    answer = target.test_cli_runner().invoke(
+        args=["badges", "print", str(moved_id), "--out", str(out), "--base-url", "http://x"]
+    )
+    assert answer.exit_code == 0, answer.output
+    assert "1 badges written" in answer.output
+    assert "4 badges came from another database" in answer.output
+
+
+def test_a_bulk_print_after_the_move_leaves_out_the_imported_badges_and_says_how_many(
+    app, runner, sqlite_template, tmp_path
+):
+    _event_id, target, moved_id = moved(app, runner, sqlite_template, tmp_path)
+    make_user(target, "desk", "organiser")
+    client = target.test_client()
+    log_in(client, "desk")
+    badges_page = f"/events/{moved_id}/badges"
+    assert "5 badges came from another database" in client.get(badges_page).get_data(as_text=True)
+    started = post_form(client, f"{badges_page}/print", {}, page=badges_page)
+    job_url = started.location
+    deadline = time.monotonic() + 60
+    while client.get(f"{job_url}.json").json["status"] not in ("done", "failed"):
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+    page = client.get(job_url).get_data(as_text=True)
+    assert "5 badges came from another database" in page
+    assert "reissue them to print, or print them where they were issued" in page
+
+    post_form(client, f"{badges_page}/reissue-elsewhere", {}, page=badges_page)
+    assert "came from another database" not in client.get(badges_page).get_data(as_text=True)

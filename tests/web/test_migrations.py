@@ -1,11 +1,14 @@
 """Upgrading the database keeps every event's data."""
 
+from hashlib import sha256
+
 import pytest
 import sqlalchemy
 from flask_migrate import downgrade, upgrade
 
 from larp_app.extensions import db
-from larp_app.models import Character, Event
+from larp_app.models import Badge, Character, Event
+from larp_app.services.badges import character_for_player, resolve_badge
 
 pytestmark = pytest.mark.both_databases
 
@@ -39,3 +42,61 @@ def test_an_event_made_on_the_first_schema_survives_every_upgrade(app):
             {"hp_max": 3},
             None,
         )
+
+
+def test_the_upgrade_to_badges_found_by_hash_fills_the_hashes_of_existing_badges(app):
+    with app.app_context():
+        downgrade(revision="4bfa12e7d7b1")
+        with db.engine.begin() as conn:
+            conn.execute(
+                sqlalchemy.text(
+                    "INSERT INTO event (id, name, ruleset, settings, created_at) "
+                    "VALUES (7, 'Notte', 'ex-nihilo', '{}', '2027-03-06 15:00:00')"
+                )
+            )
+            for n, name in ((3, "Vera"), (4, "Ugo")):
+                link, secret = f"PLAYER{n}SECRETPLAYER{n}SECR", f"BADGE{n}SECRETBADGE{n}SECRETBAD"
+                conn.execute(
+                    sqlalchemy.text(
+                        "INSERT INTO character (id, event_id, player, name, tabletop, larp, "
+                        f"created_at, player_secret) VALUES ({n}, 7, 'Giulia', '{name}', '{{}}', "
+                        f"'{{\"hp_max\": 3}}', '2027-03-06 15:00:00', '{link}')"
+                    )
+                )
+                conn.execute(
+                    sqlalchemy.text(
+                        "INSERT INTO badge (character_id, secret, short_code, issued_at) VALUES "
+                        f"({n}, '{secret}', 'K7M-Q2X-9H{n}', "
+                        "'2027-03-06 15:00:00')"
+                    )
+                )
+            conn.execute(  # a refused scan names a badge: the badge table is rebuilt under it
+                sqlalchemy.text(
+                    "INSERT INTO badge_lookup (at, badge_id, presented, reason) VALUES "
+                    "('2027-03-06 15:00:00', (SELECT min(id) FROM badge), 'x', 'revoked')"
+                )
+            )
+        upgrade()
+        db.session.remove()
+        for n in (3, 4):
+            link, secret = f"PLAYER{n}SECRETPLAYER{n}SECR", f"BADGE{n}SECRETBADGE{n}SECRETBAD"
+            badge = db.session.scalar(db.select(Badge).where(Badge.character_id == n))
+            character = db.session.get(Character, n)
+            assert badge.secret_hash == sha256(secret.encode()).hexdigest()
+            assert badge.short_code_hash == sha256(f"K7M-Q2X-9H{n}".encode()).hexdigest()
+            assert character.player_secret_hash == sha256(link.encode()).hexdigest()
+            assert resolve_badge(f"http://x/b/{secret}?v=1", None) == badge
+            assert character_for_player(link) == character
+        # Still one active badge each.
+        with pytest.raises(sqlalchemy.exc.IntegrityError), db.engine.begin() as conn:
+            conn.execute(
+                sqlalchemy.text(
+                    "INSERT INTO badge (character_id, secret_hash, short_code_hash, "
+                    "issued_at) VALUES (3, 'a', 'b', '2027-03-06 15:00:00')"
+                )
+            )
+        downgrade(revision="4bfa12e7d7b1")
+        with db.engine.begin() as conn:
+            kept = conn.execute(sqlalchemy.text("SELECT secret FROM badge ORDER BY id")).scalars()
+            assert list(kept) == ["BADGE3SECRETBADGE3SECRETBAD", "BADGE4SECRETBADGE4SECRETBAD"]
+        upgrade()

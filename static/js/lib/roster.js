@@ -116,13 +116,18 @@ async function sha256(text) {
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-// The character a badge names on this phone's roster, or null.
+// The character a badge names on this phone's roster, or null. The roster holds each
+// badge as the SHA-256 of the event and of the digest the server keeps (services/roster.py).
 export async function findBadge(presented) {
   if (!crypto.subtle) return null; // not a secure context: no offline lookup
   const text = badgeText(presented);
+  const digest = await sha256(text);
   for (const { id } of await events()) {
-    const found = await get("badges", await sha256(`larp_app:${id}:${text}`));
-    if (found !== undefined) return character(found);
+    // A roster fetched before the server kept digests held sha256 of the text itself.
+    for (const salted of [`larp_app:${id}:${digest}`, `larp_app:${id}:${text}`]) {
+      const found = await get("badges", await sha256(salted));
+      if (found !== undefined) return character(found);
+    }
   }
   return null;
 }
