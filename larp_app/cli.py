@@ -407,7 +407,7 @@ def badges_print_command(event_id, out, layout, paper, faction, only_new, base_u
         port = int(os.environ.get("PORT") or 5000)
         base = tls.laptop_base_url(current_app, port)
         click.echo(f"QR codes point at {base} (--base-url to change)")
-    count = print_badges(
+    printed = print_badges(
         event,
         out,
         base=base,
@@ -418,10 +418,21 @@ def badges_print_command(event_id, out, layout, paper, faction, only_new, base_u
         only_new=only_new,
     )
     db.session.commit()
-    if count == 0:
+    if printed.count:
+        click.echo(f"{printed.count} badges written to {out} ({layout}, {paper})")
+    elif not printed.left_out:
         click.echo("no badges to print: nothing written")
-    else:
-        click.echo(f"{count} badges written to {out} ({layout}, {paper})")
+    if printed.left_out:
+        click.echo(
+            f"{len(printed.left_out)} badges came from another database and were left out: "
+            "reissue them to print, or print them where they were issued "
+            "(Reissue badge on each character's page)",
+            err=True,
+        )
+        for character in printed.left_out:
+            click.echo(f"left out: {character.id} {character.name} ({character.player})", err=True)
+        if not printed.count:
+            sys.exit(2)
 
 
 @backup_cli.command("create")

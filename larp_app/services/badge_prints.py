@@ -7,6 +7,7 @@ import json
 import threading
 import traceback
 from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -18,7 +19,7 @@ from sqlalchemy.exc import IntegrityError
 from ..badges import LAYOUTS, PAPERS, BadgeFace, write_sheets
 from ..extensions import db
 from ..models import Character, Event, PrintJob
-from .badges import active_badge, ensure_badges, scan_url, status_url
+from .badges import active_badge, ensure_badges, issued_elsewhere, scan_url, status_url
 from .characters import find_characters
 from .clock import now_utc
 
@@ -32,6 +33,15 @@ HEARTBEAT_SECONDS = 5
 STALE_SECONDS = 30
 WORKER_STOPPED = "worker_stopped"  # the error of such a print; pages say it in words
 ACTIVE = ("queued", "running")
+ISSUED_ELSEWHERE = (
+    "this badge came from another database: reissue it to print, or print it where it was issued"
+)
+
+
+@dataclass(frozen=True)
+class Printed:
+    count: int  # badges in the PDF
+    left_out: list[Character]  # their badges came from another database: no secret here
 
 
 def faction_colour(event: Event, faction: str | None) -> str:
@@ -45,6 +55,9 @@ def faction_colour(event: Event, faction: str | None) -> str:
 
 
 def badge_face(character: Character, base: str, labels: Mapping[str, str]) -> BadgeFace:
+    """What the character's card shows; ValueError for a badge issued elsewhere (no secret)."""
+    if issued_elsewhere(character):
+        raise ValueError(f"{character.name}: {ISSUED_ELSEWHERE}")
     badge = active_badge(character)
     larp = character.larp
     return BadgeFace(
@@ -91,16 +104,19 @@ def print_badges(
     faction: str = "",
     only_new: bool = False,
     progress: Callable[[int, int], None] | None = None,
-) -> int:
-    """Write the badges' print PDF; mark them printed; return how many badges it holds.
+) -> Printed:
+    """Write the badges' print PDF; mark them printed; say how many badges it holds.
 
-    With no badge to print (say, nothing new), nothing is written and 0 comes back.
+    Badges imported from another database (their secrets stayed there) are left out, and
+    listed. With no badge to print (say, nothing new), nothing is written.
     """
     check_options({"layout": layout, "paper": paper})
-    characters = characters_to_print(event, faction, only_new)
+    chosen = characters_to_print(event, faction, only_new)
+    left_out = [c for c in chosen if issued_elsewhere(c)]
+    characters = [c for c in chosen if not issued_elsewhere(c)]
     total = len(characters)
     if total == 0:
-        return 0
+        return Printed(0, left_out)
     if progress:
         progress(0, total)  # the total is known before the first badge is drawn
 
@@ -119,7 +135,7 @@ def print_badges(
     for character in characters:
         active_badge(character).printed_at = printed_at
     db.session.flush()
-    return total
+    return Printed(total, left_out)
 
 
 def selection_key(event: Event, options: Mapping[str, Any]) -> str:
@@ -231,8 +247,10 @@ def _print_job(app: Flask, job_id: int) -> None:
         try:
             event = db.session.get(Event, job.event_id)
             with path.open("wb") as out:
-                count = print_badges(event, out, progress=progress, **options)
+                printed = print_badges(event, out, progress=progress, **options)
+            count = printed.count
             job.status, job.done, job.total = "done", count, count
+            job.skipped = len(printed.left_out)
             job.path = str(path) if count else None
         except Exception as exc:  # the organiser sees that it failed and why
             db.session.rollback()

@@ -114,6 +114,20 @@ def rotate_player_link(character: Character) -> str:
     return character.player_secret
 
 
+def issued_elsewhere_in(event_id: int) -> list[Character]:
+    """The event's characters whose active badge came from another database."""
+    query = (
+        select(Character)
+        .join(Badge, Badge.character_id == Character.id)
+        .where(Character.event_id == event_id, Badge.revoked_at.is_(None))
+        .where(
+            Badge.secret.is_(None) | Badge.short_code.is_(None) | Character.player_secret.is_(None)
+        )
+        .order_by(Character.id)
+    )
+    return list(db.session.scalars(query))
+
+
 def issued_elsewhere(character: Character) -> bool:
     """Whether the character's active badge came from another database without its secrets
     (an imported event): found by its digests, it cannot be printed here until reissued."""

@@ -12,6 +12,11 @@ if (box) {
     if (job.status === "done") {
       status.textContent = `✓ ${job.done} / ${job.total}`;
       download.hidden = !job.download;
+      const leftOut = box.querySelector("[data-left-out]");
+      if (leftOut && job.left_out) {
+        leftOut.querySelector("span").textContent = job.left_out;
+        leftOut.hidden = false;
+      }
       return;
     }
     if (job.status === "failed") {

@@ -17,6 +17,7 @@ from flask import (
     url_for,
 )
 from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from ...badges import LAYOUTS, PAPERS, card_png
 from ...extensions import db
@@ -29,7 +30,13 @@ from ...services.badge_prints import (
     faction_colour,
     start_print_job,
 )
-from ...services.badges import ensure_badges, reissue_badge, rotate_player_link
+from ...services.badges import (
+    ensure_badges,
+    issued_elsewhere,
+    issued_elsewhere_in,
+    reissue_badge,
+    rotate_player_link,
+)
 from ...services.characters import factions_of
 from ..auth import login_required
 from ..display import public_base_url
@@ -44,6 +51,35 @@ def _job(event_id: int, job_id: int) -> PrintJob:
     if job.event_id != event_id:
         abort(404)
     return job
+
+
+def issued_elsewhere_text(count: int | None = None) -> str:
+    """Why one badge (or ``count`` of an event's) cannot be printed here, and what to do."""
+    if count is None:
+        return _(
+            "This badge came from another database: reissue it to print, or print it where "
+            "it was issued."
+        )
+    return ngettext(
+        "%(num)d badge came from another database: reissue it to print, or print it where "
+        "it was issued.",
+        "%(num)d badges came from another database: reissue them to print, or print them "
+        "where they were issued.",
+        count,
+    )
+
+
+def job_left_out(job: PrintJob) -> str | None:
+    """The badges a print left out, in words; None when it left none out."""
+    if not job.skipped:
+        return None
+    return ngettext(
+        "%(num)d badge left out of this print: it came from another database. Reissue it "
+        "to print it, or print it where it was issued.",
+        "%(num)d badges left out of this print: they came from another database. Reissue "
+        "them to print them, or print them where they were issued.",
+        job.skipped,
+    )
 
 
 def job_error(job: PrintJob) -> str | None:
@@ -82,11 +118,13 @@ def badges(event_id: int):
         .limit(50)
     ).all()
     factions = factions_of(event)
+    elsewhere = len(issued_elsewhere_in(event.id))
     return render_template(
         "organiser/badges.html",
         event=event,
         jobs=jobs,
         refused=refused,
+        elsewhere=elsewhere and issued_elsewhere_text(elsewhere),
         layouts=LAYOUTS,
         papers=PAPERS,
         factions=factions,
@@ -129,6 +167,7 @@ def print_job(event_id: int, job_id: int):
         event=db.get_or_404(Event, event_id),
         job=job,
         error=job_error(job),
+        left_out=job_left_out(job),
     )
 
 
@@ -142,6 +181,7 @@ def print_job_status(event_id: int, job_id: int):
             "done": job.done,
             "total": job.total,
             "error": job_error(job),
+            "left_out": job_left_out(job),
             "download": url_for("organiser.print_download", event_id=event_id, job_id=job.id)
             if job.path
             else None,
@@ -185,6 +225,9 @@ def badge_png(character_id: int, side: str):
         abort(404)
     character = db.get_or_404(Character, character_id)
     ensure_badges([character])
+    if issued_elsewhere(character):
+        db.session.commit()
+        return Response(issued_elsewhere_text(), status=409, mimetype="text/plain")
     face = badge_face(character, public_base_url(), badge_labels())
     db.session.commit()
     return Response(
@@ -203,6 +246,25 @@ def reissue(character_id: int):
         _("New badge %(code)s issued: the old card no longer works.", code=badge.short_code), "info"
     )
     return redirect(url_for("organiser.character", character_id=character_id))
+
+
+@bp.post("/events/<int:event_id>/badges/reissue-elsewhere")
+@login_required("organiser")
+def reissue_elsewhere(event_id: int):
+    """New badges for every character whose badge came from another database, to print."""
+    event = db.get_or_404(Event, event_id)
+    characters = [c.id for c in issued_elsewhere_in(event.id)]
+    for character_id in characters:
+        reissue_badge(character_id)
+    flash(
+        ngettext(
+            "%(num)d new badge issued: its old card no longer works. Print it now.",
+            "%(num)d new badges issued: their old cards no longer work. Print them now.",
+            len(characters),
+        ),
+        "info",
+    )
+    return redirect(url_for("organiser.badges", event_id=event.id))
 
 
 @bp.post("/characters/<int:character_id>/player-link")

@@ -11,6 +11,7 @@ from ... import rules
 from ...extensions import db
 from ...messages import problem_message, refusal_message
 from ...models import Character, Event
+from ...services.badges import issued_elsewhere
 from ...services.characters import changed_fields, find_characters, sheet_history
 from ...services.clock import now_utc
 from ...services.entries import log_of, record_entry, state_of
@@ -18,6 +19,7 @@ from ...services.events import event_settings, status_catalogue
 from ..auth import login_required
 from ..forms import number_or_text
 from . import bp
+from .badges import issued_elsewhere_text
 
 
 @bp.get("/characters/<int:character_id>")
@@ -42,6 +44,7 @@ def character(character_id: int):
         conflicts=conflicts,
         history=sheet_history(character),
         changed_fields=changed_fields,
+        issued_elsewhere=issued_elsewhere(character) and issued_elsewhere_text(),
     )
 
 

@@ -10,7 +10,7 @@ from ... import rules
 from ...extensions import db
 from ...messages import problem_message
 from ...models import Character, Event
-from ...services.badges import active_badge
+from ...services.badges import active_badge, issued_elsewhere
 from ...services.checkin import desk_counts, find_at_desk, mark_present, props_of
 from ..auth import login_required
 from . import bp
@@ -28,6 +28,7 @@ def checkin(event_id: int):
         query=query,
         characters=characters,
         active_badge=active_badge,
+        issued_elsewhere=issued_elsewhere,
         props_of=props_of,
         counts=desk_counts(event),
     )
