@@ -294,6 +294,9 @@ def test_printing_an_imported_badge_without_its_secret_is_refused_in_words(
     assert ELSEWHERE in page
     assert f"/characters/{vera_id}/badge-front.png" not in page
     assert f'action="/characters/{vera_id}/badge"' in page  # the reissue, one click away
+    desk = client.get(f"/events/{moved_id}/checkin").get_data(as_text=True)
+    assert "issued in another database" in desk
+    assert f"/characters/{vera_id}/badge-front.png" not in desk
     png = client.get(f"/characters/{vera_id}/badge-front.png")
     assert png.status_code == 409 and ELSEWHERE in png.get_data(as_text=True)
 
