@@ -95,6 +95,7 @@ def test_the_upgrade_to_badges_found_by_hash_fills_the_hashes_of_existing_badges
                     "issued_at) VALUES (3, 'a', 'b', '2027-03-06 15:00:00')"
                 )
             )
+        db.session.remove()  # its open read would hold the tables the downgrade alters
         downgrade(revision="4bfa12e7d7b1")
         with db.engine.begin() as conn:
             kept = conn.execute(sqlalchemy.text("SELECT secret FROM badge ORDER BY id")).scalars()
