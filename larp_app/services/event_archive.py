@@ -18,7 +18,7 @@ from typing import Any
 
 from sqlalchemy import insert, select
 
-from .. import rules
+from .. import rules, tokens
 from ..extensions import db
 from ..models import Badge, BadgeLookup, Character, Entry, Event, RefusedEntry, User
 from .badges import give_player_link
@@ -47,6 +47,14 @@ def _digest(value: Any) -> str:
     if not (isinstance(value, str) and len(value) == 64 and set(value) <= HEX):
         raise ValueError(f"not a SHA-256 digest: {str(value)[:70]!r}")
     return value
+
+
+def _shown(scan: BadgeLookup) -> str:
+    """What a refused scan presented, only when it named no badge and was no typed code: a
+    replaced card's secret, or a code a typo away from a real one, stays in this database."""
+    if scan.reason == "unknown" and not tokens.looks_like_short_code(scan.presented):
+        return scan.presented
+    return ""
 
 
 def export_event(event: Event) -> dict[str, Any]:
@@ -138,7 +146,7 @@ def export_event(event: Event) -> dict[str, Any]:
                 "at": _t(s.at),
                 "user": name.get(s.user_id),
                 "badge": badges.get(s.badge_id),
-                "presented": s.presented,
+                "presented": _shown(s),
                 "reason": s.reason,
             }
             for s in scans

@@ -209,8 +209,18 @@ def test_the_archive_holds_no_badge_secret_short_code_or_player_link_in_clear(
     app, runner, tmp_path
 ):
     event_id = play_an_event(app)
+    with app.app_context():  # refused scans of a replaced card and of a mistyped code
+        referee = db.session.scalar(db.select(User).where(User.username == "referee"))
+        revoked = db.session.scalars(db.select(Badge).where(Badge.revoked_at.is_not(None)))
+        code = active_badge(db.session.get(Character, 3)).short_code
+        typo = code[:-1] + ("2" if code[-1] != "2" else "3")
+        for presented in [f"http://x/b/{b.secret}?v=1" for b in revoked] + [typo]:
+            with pytest.raises(BadgeRefused):
+                resolve_badge(presented, referee, event_id)
+        db.session.commit()
     export(runner, event_id, tmp_path / "event.json")
     text = (tmp_path / "event.json").read_text(encoding="utf-8")
+    assert code[:-1] not in text
     with app.app_context():
         badges = db.session.scalars(db.select(Badge)).all()
         links = db.session.scalars(db.select(Character.player_secret)).all()
