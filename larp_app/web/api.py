@@ -460,8 +460,8 @@ def get_entries(character_id: int):
 def post_entry(character_id: int):
     character = _character(character_id)
     body = _json_body()
-    if isinstance(body, dict) and body.get("kind") == "revive" and g.user.role != "organiser":
-        return error(403, "forbidden", "only organisers may revive")
+    if isinstance(body, dict) and not rules.may_log(body.get("kind"), g.user.role):
+        return error(403, "forbidden", refusal_message("only_organisers", {}))
     try:
         recorded = record_entry(character, body, g.user)
     except rules.RuleError:

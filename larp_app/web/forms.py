@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import math
-from typing import Any
-
 from ..messages import problem_message
 from ..rules import Problem
 from ..rules.clean import number_or_text  # noqa: F401  (forms read cells with it)

@@ -8,7 +8,6 @@ from datetime import datetime
 from flask import Response, flash, g, jsonify, redirect, render_template, request, url_for
 from flask_babel import get_locale
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
 from markupsafe import Markup
 from sqlalchemy import func, select
 
@@ -22,27 +21,12 @@ from ...services.refusals import refusal_words
 from ...services.sessions import Decision, SessionRefused, dying_characters, end_session
 from ...services.snapshots import Since, View, snapshots
 from ..auth import login_required
-from ..display import entry_summary
+from ..display import entry_summary, kind_words
 from ..player import status_names
 from . import bp
 
 RECENT = 30  # entries shown under "recent entries"
 POLL_SECONDS = 3
-
-KIND_WORDS = {
-    "hit": _l("hit"),
-    "coup_de_grace": _l("coup de grâce"),
-    "heal": _l("heal"),
-    "repair": _l("armour repair"),
-    "spend_energy": _l("energy spent"),
-    "restore_energy": _l("energy restored"),
-    "status_on": _l("status on"),
-    "status_off": _l("status off"),
-    "kill": _l("kill"),
-    "revive": _l("revive"),
-    "note": _l("note"),
-    "undo": _l("undo"),
-}
 
 
 @dataclass(frozen=True)
@@ -65,10 +49,6 @@ class Refused:
     row: RefusedEntry
     character: snapshots_.Row
     author: str | None
-
-
-def kind_words(kind: str) -> str:
-    return str(KIND_WORDS.get(kind, kind))
 
 
 def _board(event: Event, now: datetime, view: View | None = None) -> dict:

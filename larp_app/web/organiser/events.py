@@ -17,6 +17,7 @@ from ..forms import field_errors, number_or_text
 from ..rulesets import ruleset_template
 from . import bp
 
+
 @bp.get("/events")
 @login_required("organiser")
 def events():
