@@ -34,7 +34,7 @@ from ..services.sync import sync_one
 from ..services.users import user_for_token
 from .display import entry_summary, public_base_url
 from .hygiene import MAX_ID, api_error, http_api_error
-from .openapi import OPENAPI
+from .openapi import document
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -217,7 +217,7 @@ def reissue_badge(character_id: int):
 
 @bp.get("/openapi.json")
 def openapi():
-    return jsonify(OPENAPI)
+    return jsonify(document())
 
 
 @bp.post("/events")
