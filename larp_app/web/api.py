@@ -16,6 +16,7 @@ from ..messages import problem_message, refusal_message
 from ..models import Character, Event
 from ..services.badges import BadgeRefused, resolve_badge, scan_url, status_url
 from ..services.badges import reissue_badge as reissue_and_commit
+from ..services.character_log import annotated_log
 from ..services.characters import check_sheets, edit_sheet, import_sheets, withdraw
 from ..services.clock import now_utc
 from ..services.conflicts import (
@@ -25,7 +26,7 @@ from ..services.conflicts import (
     recently_logged,
     voided_for,
 )
-from ..services.entries import log_of, record_entry, state_of
+from ..services.entries import record_entry, state_of
 from ..services.events import archive_event, create_event
 from ..services.exports import export_data
 from ..services.roster import phone_roster
@@ -436,20 +437,16 @@ def dismiss_conflict(client_id: str):
 @bp.get("/characters/<int:character_id>/entries")
 @requires("organiser", "referee")
 def get_entries(character_id: int):
-    character = _character(character_id)
-    entries = log_of(character)
-    snapshot = state_of(character, max([now_utc(), *(e.at for e in entries)]))
-    conflicts = {c.id: c for c in snapshot.conflicts}
-    undone, _ = rules.resolve_undos(rules.order_log(entries))
+    log = annotated_log(_character(character_id), now_utc())
     return jsonify(
         {
             "entries": [
                 {
                     **rules.entry_to_dict(e),
-                    "undone": e.id in undone,
-                    "conflict": conflicts[e.id].code if e.id in conflicts else None,
+                    "undone": e.id in log.undone,
+                    "conflict": log.conflicts[e.id].code if e.id in log.conflicts else None,
                 }
-                for e in rules.order_log(entries)
+                for e in log.entries
             ]
         }
     )
