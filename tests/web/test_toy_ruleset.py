@@ -149,3 +149,17 @@ def test_the_board_and_the_player_page_show_the_toy_kind_in_words(
     assert "Juggling" in text(player)
     log = text(browser.get(f"/characters/{brom}"))
     assert "Rally +1 · For the hill!" in " ".join(log.split())
+
+
+def test_the_cli_lists_the_declared_kinds_with_their_fields(runner, toy_ruleset):
+    everything = runner.invoke(args=["log", "kinds"])
+    assert everything.exit_code == 0, everything.output
+    lines = {line.split("\t")[0]: line.split("\t") for line in everything.output.splitlines()}
+    assert lines["heal"] == ["heal", "Heal", "organiser,referee", "amount*"]
+    assert lines["revive"][2] == "organiser"
+    assert lines["rally"] == ["rally", "Rally", "organiser,referee", "cry* points"]
+    assert {"dice", "roll", "save"} <= set(lines)
+    ex_nihilo = runner.invoke(args=["log", "kinds", "--ruleset", "ex-nihilo"]).output
+    assert "rally" not in ex_nihilo and "dice" not in ex_nihilo and "heal" in ex_nihilo
+    unknown = runner.invoke(args=["log", "kinds", "--ruleset", "nobody"])
+    assert unknown.exit_code != 0
