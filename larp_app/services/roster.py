@@ -130,6 +130,7 @@ def event_kit(event: Event, locale: str) -> dict[str, Any]:
         "checks": _checks(event, locale),
         "rules": _rules(event, locale),
         "kinds": _console_kinds(event, locale),
+        "own_kinds": [kind.key for kind in rules.get_ruleset(event.ruleset).entry_kinds],
     }
 
 

@@ -64,6 +64,7 @@ const config = {
   rules: event.rules ?? [], // a kit kept before rules were in it has none
   saves: event.saves,
   kinds: event.kinds ?? [], // the rule system's own kinds offered as a form
+  ownKinds: event.own_kinds ?? [], // every kind of its own (the dice section shows for "dice")
   me: page.me,
   organiser: page.organiser,
   entries: `${page.api}/characters/${id}/entries`,
@@ -361,7 +362,7 @@ if (config.checks?.length) {
 }
 // Where referees roll the saves themselves, they enter each result.
 root.querySelector("[data-referee-saves]").hidden = config.saves !== "referee";
-setUpDice(root, config.ruleset, log, words);
+setUpDice(root, config.ownKinds, log, words);
 setUpDeclaredKinds(root, config.kinds, log);
 
 root.addEventListener("click", (event) => {
