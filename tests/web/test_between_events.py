@@ -370,7 +370,7 @@ def test_the_report_draws_every_chart_as_svg_and_lists_the_dead(organiser, event
     assert "Deaths and knock-outs over time" in page
     assert "<polyline" in page and "<rect" in page
     ended = page.split('id="ended"')[1].split('id="timelines"')[0]
-    assert "Vera" in ended and "coup_de_grace" in ended and "Ciro" not in ended
+    assert "Vera" in ended and "Coup de grâce" in ended and "Ciro" not in ended
 
 
 def test_a_characters_timeline_draws_points_and_energy_from_the_log(organiser, played):
