@@ -74,4 +74,5 @@ def register(app: Flask) -> None:
     app.jinja_env.loader = ChoiceLoader([app.jinja_env.loader, RulesetLoader()])
     rules.rulesets()  # found now: their own entry kinds are readable from the first request
     app.jinja_env.globals["ruleset_template"] = ruleset_template
+    app.jinja_env.globals["ruleset"] = rules.get_ruleset
     app.register_blueprint(bp)
