@@ -16,23 +16,36 @@ from .fold import (
     state_at,
     states_at,
 )
+from .kinds import EntryKind
 from .problems import Checker, InvalidInput, Problem, RuleError
-from .registry import get_ruleset, ruleset_keys
+from .registry import (
+    entry_kind,
+    entry_kinds,
+    get_ruleset,
+    may_log,
+    register,
+    ruleset_keys,
+    rulesets,
+    shipped_table,
+    unregister,
+)
+from .ruleset import Ruleset
 from .settings import Settings, default_settings, read_settings
 from .sheet import LarpSheet
 from .state import Snapshot
-from .tables import shipped_table
 from .timeutil import format_instant, parse_instant
 
 __all__ = [
     "Checker",
     "Context",
     "Entry",
+    "EntryKind",
     "Folded",
     "InvalidInput",
     "LarpSheet",
     "Problem",
     "RuleError",
+    "Ruleset",
     "Settings",
     "Snapshot",
     "bad_text",
@@ -40,19 +53,24 @@ __all__ = [
     "convert_sheet",
     "default_settings",
     "entry_from_stored",
+    "entry_kind",
+    "entry_kinds",
     "entry_to_dict",
     "fold_log",
     "format_instant",
     "get_ruleset",
     "last_change",
+    "may_log",
     "next_change",
     "order_log",
     "parse_instant",
     "read_entry",
     "read_log",
     "read_settings",
+    "register",
     "resolve_undos",
     "ruleset_keys",
+    "rulesets",
     "sheet_ruleset",
     "shipped_table",
     "snapshot_at",
@@ -60,4 +78,5 @@ __all__ = [
     "states_at",
     "strict_json_loads",
     "tabletop_values",
+    "unregister",
 ]

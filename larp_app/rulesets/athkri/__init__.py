@@ -11,21 +11,24 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import dice
-from .armour import take_blow
-from .problems import Checker, RuleError
-from .registry import Ruleset
-from .sheet import Advancement, LarpSheet, read_who
-from .state import State
-from .statuses import parse_status_catalogue
-from .tables import TableSet
-from .timeutil import format_instant
+from larp_app.rules import dice
+from larp_app.rules import entries as _entries
+from larp_app.rules.armour import take_blow
+from larp_app.rules.kinds import EntryKind, Translate
+from larp_app.rules.problems import Checker, RuleError
+from larp_app.rules.ruleset import Ruleset
+from larp_app.rules.sheet import Advancement, LarpSheet, read_who
+from larp_app.rules.state import State
+from larp_app.rules.statuses import parse_status_catalogue
+from larp_app.rules.tables import TableSet
+from larp_app.rules.timeutil import format_instant
 
 if TYPE_CHECKING:
-    from .entries import CheckRoll, CoupDeGrace, DiceRoll, Heal, Hit, Save, StatusOn
-    from .fold import Context
+    from larp_app.rules.entries import CheckRoll, CoupDeGrace, DiceRoll, Heal, Hit, Save, StatusOn
+    from larp_app.rules.fold import Context
 
 KEY = "athkri"
 ATTRIBUTES = ("fisico", "agilidad", "mente", "intuicion", "presencia")
@@ -263,7 +266,7 @@ def _status_sum(state: State, ctx: Context, figure: str) -> int:
 
 def status_on(state: State, entry: StatusOn, ctx: Context) -> State:
     """A condition, as everywhere; Daño continuo also starts dealing its damage each turn."""
-    from .fold import HANDLERS  # the common handler; fold imports no rule system
+    from larp_app.rules.fold import HANDLERS  # the common handler; fold imports no rule system
 
     state = HANDLERS["status_on"](state, entry, ctx)
     if entry.key != ONGOING:
@@ -534,7 +537,46 @@ def describe(state: State, ctx: Context) -> dict[str, Any]:
     }
 
 
+# Its own kinds of entry (the readers are the log reader's): a referee's save, a condition's
+# check, a 1o3d10.
+def _save_summary(entry: Save, _: Translate) -> str:
+    return _("passed") if entry.success else _("failed")
+
+
+def _roll_summary(entry: CheckRoll, _: Translate) -> str:
+    return entry.key + ("" if entry.target is None else f" / {entry.target}")
+
+
+def _dice_summary(entry: DiceRoll, _: Translate) -> str:
+    keep = {1: "↑", 0: "", -1: "↓"}[entry.level]
+    target = "" if entry.target is None else f" / {entry.target}"
+    return f"1o3d10{keep} {entry.bonus:+d}{target}"
+
+
+ENTRY_KINDS = (
+    EntryKind(
+        "save",
+        *_entries.KINDS["save"],
+        label={"es": "Salvación de Físico", "en": "Físico save", "it": "Tiro salvezza di Físico"},
+        summary=_save_summary,
+    ),
+    EntryKind(
+        "roll",
+        *_entries.KINDS["roll"],
+        label={"es": "Tirada de condición", "en": "Condition roll", "it": "Tiro di condizione"},
+        summary=_roll_summary,
+    ),
+    EntryKind(
+        "dice",
+        *_entries.KINDS["dice"],
+        label={"es": "Tirada 1o3d10", "en": "1o3d10 roll", "it": "Tiro 1o3d10"},
+        summary=_dice_summary,
+    ),
+)
+
+
 RULESET = Ruleset(
+    package_dir=Path(__file__).resolve().parent,
     key=KEY,
     language="es",
     tables={"conditions": parse_status_catalogue},
@@ -557,4 +599,5 @@ RULESET = Ruleset(
     # A save every turn while unconscious: every second would be unplayable at a larp.
     turn_seconds=10,
     describe=describe,
+    entry_kinds=ENTRY_KINDS,
 )
