@@ -24,6 +24,7 @@ from ..services.conflicts import (
     dismissed_mark,
     recently_logged,
     voided_for,
+    voided_in,
 )
 from ..services.entries import log_of, record_entry, state_of
 from ..services.events import archive_event, create_event
@@ -467,10 +468,15 @@ def post_entry(character_id: int):
     except rules.RuleError:
         db.session.commit()  # the refusal is kept for the organiser's board, once per id
         raise
+    if recorded.log is not None:  # the whole log was just folded: its conflicts are known
+        voided = voided_in(g.user, character, recorded.log, recorded.snapshot)
+        your_conflicts = [voided_json(v) for v in voided]
+    else:
+        your_conflicts = _your_conflicts(character)
     answer = {
         "entry": recorded.fields,
         "state": recorded.snapshot.to_dict(),
-        "your_conflicts": _your_conflicts(character),
+        "your_conflicts": your_conflicts,
     }
     db.session.commit()
     return jsonify(answer), 201 if recorded.created else 200
