@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, select
 
 from .. import rules
 from ..extensions import db
@@ -101,15 +101,16 @@ def recently_logged(user: User, now: datetime) -> list[Character]:
     )
 
 
+# Every state poll asks it: built once.
+DISMISSED_MARK = select(func.max(DismissedConflict.id)).where(
+    DismissedConflict.user_id == bindparam("user")
+)
+
+
 def dismissed_mark(user: User) -> int:
     """Grows with every dismissal of ``user``'s: a state's tag that includes it changes when
     the list of their conflicts does without a new entry."""
-    return (
-        db.session.scalar(
-            select(func.max(DismissedConflict.id)).where(DismissedConflict.user_id == user.id)
-        )
-        or 0
-    )
+    return db.session.scalar(DISMISSED_MARK, {"user": user.id}) or 0
 
 
 def dismiss(user: User, client_id: str, now: datetime) -> bool:

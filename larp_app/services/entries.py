@@ -47,6 +47,9 @@ SEEN_BEFORE = select(
     .where(RefusedEntry.client_id == bindparam("client_id"))
     .scalar_subquery(),
 )
+LOCK_CHARACTER = (
+    select(Character.id).where(Character.id == bindparam("character")).with_for_update()
+)
 # A Core insert into the table (no ORM bulk machinery): the log is append-only.
 INSERT_ENTRY = insert(Entry.__table__).returning(Entry.__table__.c.id)
 
@@ -147,9 +150,7 @@ def lock_character(character: Character) -> None:
     """
     connection = db.session.connection()
     if connection.dialect.name == "postgresql":
-        connection.execute(
-            select(Character.id).where(Character.id == character.id).with_for_update()
-        )
+        connection.execute(LOCK_CHARACTER, {"character": character.id})
     elif (
         connection.dialect.name == "sqlite"
         and not connection.connection.dbapi_connection.in_transaction
