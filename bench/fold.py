@@ -301,13 +301,19 @@ def athkri_weekend_log(sheet: LarpSheet, n: int, rng: random.Random) -> list[dic
     return log
 
 
-def median_ms(fn, repeats: int) -> float:
+def timings_ms(fn, repeats: int) -> tuple[float, float]:
+    """The median and the best of ``repeats`` runs: on a shared machine the best is the
+    nearest to what the work itself costs, the median what a request would see."""
     times = []
     for _ in range(repeats):
         start = time.perf_counter()
         fn()
         times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1000
+    return statistics.median(times) * 1000, min(times) * 1000
+
+
+def median_ms(fn, repeats: int) -> float:
+    return timings_ms(fn, repeats)[0]
 
 
 def stored(raw: list[dict]) -> list[dict]:
@@ -319,8 +325,9 @@ def one_character(label, sheet, settings, make_log, rng: random.Random) -> float
     """Print the figures for one rule system; return the fold of 1,000 entries (ms)."""
     print(f"{label}: one character's state at Sunday 16:00 (median of repeats, perf_counter)")
     header = (
-        f"{'entries':>8}  {'repeats':>7}  {'fold ms':>8}  {'fold µs/e':>9}  "
-        f"{'stored+fold ms':>14}  {'read_log ms':>11}  {'conflicts':>9}  final state"
+        f"{'entries':>8}  {'repeats':>7}  {'fold ms':>8}  {'(best)':>7}  {'fold µs/e':>9}  "
+        f"{'stored+fold ms':>14}  {'(best)':>7}  {'read_log ms':>11}  {'conflicts':>9}  "
+        "final state"
     )
     print(header)
     print("-" * len(header))
@@ -333,22 +340,23 @@ def one_character(label, sheet, settings, make_log, rng: random.Random) -> float
         def parse_and_fold(rows=rows):
             return state_at(sheet, settings, [entry_from_stored(row) for row in rows], END)
 
-        fold = median_ms(lambda e=entries: state_at(sheet, settings, e, END), repeats)
-        both = median_ms(parse_and_fold, repeats)
+        fold, fold_best = timings_ms(lambda e=entries: state_at(sheet, settings, e, END), repeats)
+        both, both_best = timings_ms(parse_and_fold, repeats)
         validate = median_ms(lambda raw=raw: read_log(raw), repeats)
         snap = state_at(sheet, settings, entries, END)
         s = snap.state
         final = f"{snap.wound}, hp {s.hp}, ap {s.ap}, energy {s.energy}"
         print(
-            f"{n:>8,}  {repeats:>7}  {fold:>8.2f}  {fold * 1000 / n:>9.2f}  "
-            f"{both:>14.2f}  {validate:>11.2f}  {len(snap.conflicts):>9}  {final}"
+            f"{n:>8,}  {repeats:>7}  {fold:>8.2f}  {fold_best:>7.2f}  {fold * 1000 / n:>9.2f}  "
+            f"{both:>14.2f}  {both_best:>7.2f}  {validate:>11.2f}  {len(snap.conflicts):>9}  "
+            f"{final}"
         )
         if n == 1_000:
-            fold_1000, both_1000 = fold, both
+            fold_1000, best_1000, both_1000 = fold, fold_best, both
     verdict = "met" if fold_1000 <= 5 else "MISSED"
     print(
-        f"{label}: 1,000 entries folded in {fold_1000:.2f} ms (target <= 5 ms: {verdict}); "
-        f"read from storage and folded in {both_1000:.2f} ms."
+        f"{label}: 1,000 entries folded in {fold_1000:.2f} ms, median (best {best_1000:.2f});"
+        f" target <= 5 ms: {verdict}; read from storage and folded in {both_1000:.2f} ms."
     )
     print()
     return fold_1000
