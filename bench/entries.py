@@ -1,26 +1,36 @@
-"""Benchmark: referees' entries posted by concurrent clients to the app under gunicorn.
+"""Benchmark: referees' entries posted by concurrent clients, beside a bare insert server.
 
 Run from a checkout: ``.venv/bin/python bench/entries.py [--duration 10] [--load both]
-[--profile]``. Prints figures only. ``--load spread`` gives every client a character of its
-own; ``--load same`` sends every client's entries to one character, whose writes are
-serialised (one writer per character); ``both`` (the default) runs the two in turn.
+[--rounds 1] [--postgres URL] [--profile]``. Prints figures only.
 
-Set-up: a fresh SQLite database (WAL) in a temporary directory, migrated with
-``flask db upgrade``; an organiser and a referee made with ``flask users create`` (their
-tokens); then ``gunicorn -w 4 -k sync`` on a free port of 127.0.0.1. For each phase
-(16, then 64 clients) the organiser creates a fresh event with 64 characters through the
-API, so every phase starts from empty logs. Client i (a thread with its own http.client
-connection, kept alive when the server allows it) posts entries to character i for a fixed
-duration: hit and heal alternating (always allowed: one point of piercing damage, then one
-point back; a heal at full points is allowed), a note, status_on paura, spend_energy 1 and
-restore_energy 1 alternating, each with a fresh UUID and ``at`` = now (ISO-8601 UTC, Z).
+One run serves two things with the same gunicorn settings (``-w 4 -k sync``) on the same
+kind of database: the app, and ``bench/bare_insert.py``, a bare Flask-SQLAlchemy server that
+checks the bearer token (its sha256, one indexed query), inserts a row like the app's entry
+row and commits. At 16, then 64 clients, each client a thread with its own kept-alive
+http.client connection posting for a fixed duration, both are driven in turn (``--rounds``
+alternates which goes first) and the entries per second of each, and their ratio, are
+printed: the target (issue #13) is the app at ≥ 0.5 × the bare insert at 16 and at 64
+clients. Each also gets its server CPU per entry.
 
-Every POST folds the character's whole log, so the log grows during a phase: the final
-entries per character are printed. ``--profile`` then profiles a few POSTs with Flask's test
-client against the same database (a character with a long log and one with an empty log).
+The database is a fresh SQLite file (WAL, synchronous=FULL) in a temporary directory, one
+for each server; with ``--postgres URL`` both use that PostgreSQL database instead, which
+is EMPTIED first (every table dropped): give one of your own for this. The app's database
+is migrated with ``flask db upgrade``; an organiser and a referee are made with
+``flask users create`` (their tokens). For each client count the organiser creates a fresh
+event with 64 characters through the API. Client i posts entries to character i: hit and
+heal alternating (always allowed: one point of piercing damage, then one point back), a
+note, status_on paura, spend_energy 1 and restore_energy 1 alternating, each with a fresh
+UUID and ``at`` = now (ISO-8601 UTC, Z).
 
-The server is stopped at the end, also on error (its process group is killed), and the
-temporary directory is removed.
+``--load same`` (or ``both``, the default) then sends every client's entries to one
+character of the app, whose writes are serialised (one writer per character). Last, the
+unchanged state poll: 16 clients ask ``GET /api/v1/characters/{id}/state`` with the
+If-None-Match of their last answer, and its server CPU per request is printed.
+``--profile`` then profiles a few POSTs with Flask's test client against the same database
+(a character with a long log and one with an empty log).
+
+The servers are stopped at the end, also on error (their process groups are killed), and
+the temporary directory is removed.
 """
 
 from __future__ import annotations
@@ -37,7 +47,6 @@ import re
 import shutil
 import signal
 import socket
-import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -50,6 +59,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from statistics import median, quantiles
 
+import sqlalchemy
+
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "larp_app" / "demo" / "ex-nihilo-sheet.json"
 HOST = "127.0.0.1"
@@ -59,8 +70,7 @@ STOP_TIMEOUT = 15  # seconds for gunicorn to stop after SIGTERM, then SIGKILL
 REQUEST_TIMEOUT = 30  # seconds, per request
 MAX_REQUESTS_PER_CLIENT = 200_000  # a bound on every client loop besides its duration
 CHARACTERS = 64
-ANCHOR_PER_SECOND = 850  # bare Flask-SQLAlchemy insert, 64 clients (from the issue)
-ANCHOR_P99_MS = 90
+TARGET_RATIO = 0.5  # the app's entries/s against the bare insert's (issue #13)
 
 
 # --- set-up helpers -------------------------------------------------------------------------
@@ -108,13 +118,20 @@ def request_json(port: int, method: str, path: str, token: str, body=None) -> tu
         conn.close()
 
 
-def start_server(env: dict, port: int, workers: int, log_path: Path) -> subprocess.Popen:
+def start_server(
+    env: dict,
+    port: int,
+    workers: int,
+    log_path: Path,
+    app: str = "larp_app:create_app()",
+    cwd: Path = ROOT,
+) -> subprocess.Popen:
     gunicorn = Path(sys.executable).parent / "gunicorn"
     command = [str(gunicorn), "-w", str(workers), "-k", "sync", "-b", f"{HOST}:{port}"]
     with open(log_path, "wb") as log:
         return subprocess.Popen(
-            [*command, "larp_app:create_app()"],
-            cwd=ROOT,
+            [*command, app],
+            cwd=cwd,
             env=env,
             stdout=log,
             stderr=subprocess.STDOUT,
@@ -122,7 +139,9 @@ def start_server(env: dict, port: int, workers: int, log_path: Path) -> subproce
         )
 
 
-def wait_ready(proc: subprocess.Popen, port: int, log_path: Path) -> None:
+def wait_ready(
+    proc: subprocess.Popen, port: int, log_path: Path, path: str = "/api/v1/openapi.json"
+) -> None:
     deadline = time.monotonic() + START_TIMEOUT
     while time.monotonic() < deadline:
         if proc.poll() is not None:
@@ -130,7 +149,7 @@ def wait_ready(proc: subprocess.Popen, port: int, log_path: Path) -> None:
             raise RuntimeError(f"gunicorn exited ({proc.returncode}):\n{tail}")
         try:
             conn = http.client.HTTPConnection(HOST, port, timeout=2)
-            conn.request("GET", "/api/v1/openapi.json")
+            conn.request("GET", path)
             if conn.getresponse().status == 200:
                 conn.close()
                 return
@@ -265,10 +284,25 @@ class ClientResult:
     connection_header: str | None = None
 
 
-def client_loop(port: int, token: str, character_id: int, clock: dict, go, out: ClientResult):
-    conn = CountingConnection(HOST, port, timeout=REQUEST_TIMEOUT)
-    path = f"/api/v1/characters/{character_id}/entries"
-    headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+@dataclass(frozen=True)
+class Target:
+    """A server to drive: its port, the path of a character's entries, the token to send."""
+
+    label: str
+    port: int
+    prefix: str  # + "/characters/{id}/entries"
+    token: str
+    master: int  # gunicorn's pid
+
+
+def client_loop(target: Target, character_id: int, clock: dict, go, out: ClientResult, poll):
+    """POST entries until the deadline; with ``poll``, GET the state with If-None-Match."""
+    conn = CountingConnection(HOST, target.port, timeout=REQUEST_TIMEOUT)
+    path = f"{target.prefix}/characters/{character_id}/entries"
+    headers = {"Authorization": f"Bearer {target.token}", "Content-Type": "application/json"}
+    if poll:
+        path = f"{target.prefix}/characters/{character_id}/state"
+        headers = {"Authorization": f"Bearer {target.token}"}
     try:
         if not go.wait(timeout=60):
             return
@@ -278,10 +312,15 @@ def client_loop(port: int, token: str, character_id: int, clock: dict, go, out: 
             body = json.dumps({"id": str(uuid.uuid4()), "at": now_z(), **CYCLE[sent % len(CYCLE)]})
             started = time.perf_counter()
             try:
-                conn.request("POST", path, body.encode(), headers)
+                if poll:
+                    conn.request("GET", path, headers=headers)
+                else:
+                    conn.request("POST", path, body.encode(), headers)
                 answer = conn.getresponse()
                 answer.read()
                 status = answer.status
+                if poll and answer.getheader("ETag"):
+                    headers["If-None-Match"] = answer.getheader("ETag")
                 if out.connection_header is None:
                     out.connection_header = answer.getheader("Connection", "(none)")
             except (OSError, http.client.HTTPException) as exc:
@@ -305,7 +344,7 @@ class Phase:
     machine_cpu: float | None
 
 
-def measure(port, token, characters, clients, duration, master) -> Phase:
+def measure(target: Target, characters, clients, duration, poll=False) -> Phase:
     """Run ``clients`` client threads for ``duration`` seconds; CPU of server and client."""
     results = [ClientResult() for _ in range(clients)]
     go = threading.Event()
@@ -313,14 +352,14 @@ def measure(port, token, characters, clients, duration, master) -> Phase:
     threads = [
         threading.Thread(
             target=client_loop,
-            args=(port, token, characters[i], clock, go, results[i]),
+            args=(target, characters[i], clock, go, results[i], poll),
             daemon=True,
         )
         for i in range(clients)
     ]
     for thread in threads:
         thread.start()
-    pids = server_pids(master)
+    pids = server_pids(target.master)
     server_before, client_before = cpu_seconds(pids), time.process_time()
     machine_before = machine_busy_seconds()
     started = time.monotonic()
@@ -342,25 +381,32 @@ def measure(port, token, characters, clients, duration, master) -> Phase:
     )
 
 
-def entries_per_character(db_path: Path, characters: list[int]) -> list[int]:
-    with sqlite3.connect(f"file:{db_path}?mode=ro", uri=True) as conn:
-        counts = dict(
-            conn.execute(
-                "SELECT character_id, count(*) FROM entry GROUP BY character_id"
-            ).fetchall()
-        )
+def entries_per_character(uri: str, characters: list[int], table: str = "entry") -> list[int]:
+    engine = sqlalchemy.create_engine(uri)
+    try:
+        with engine.connect() as conn:
+            counts = dict(
+                conn.execute(
+                    sqlalchemy.text(
+                        f"SELECT character_id, count(*) FROM {table} GROUP BY character_id"
+                    )
+                ).all()
+            )
+    finally:
+        engine.dispose()
     return [counts.get(c, 0) for c in characters]
 
 
-def report(phase: Phase, per_character: list[int]) -> tuple[float, float]:
+def report(phase: Phase, per_character: list[int] | None, what: str = "entries") -> float:
     latencies = sorted(x for r in phase.results for x in r.latencies)
     if not latencies:
         print(f"--- {phase.clients} clients, {phase.seconds:.1f} s: no request was answered\n")
-        return 0.0, 0.0
+        return 0.0
     statuses: Counter = Counter()
     for r in phase.results:
         statuses.update(r.statuses)
-    ok = sum(n for s, n in statuses.items() if isinstance(s, int) and 200 <= s < 300)
+    good = (200, 300) if what == "entries" else (200, 400)  # a poll's 304 is an answer
+    ok = sum(n for s, n in statuses.items() if isinstance(s, int) and good[0] <= s < good[1])
     total = sum(statuses.values())
     cuts = quantiles(latencies, n=100, method="inclusive") if len(latencies) > 1 else latencies * 99
     p50, p99 = cuts[49] * 1000, cuts[98] * 1000
@@ -370,10 +416,11 @@ def report(phase: Phase, per_character: list[int]) -> tuple[float, float]:
     others = {
         str(s): n
         for s, n in sorted(statuses.items(), key=str)
-        if not (isinstance(s, int) and 200 <= s < 300)
+        if not (isinstance(s, int) and good[0] <= s < good[1])
     }
     print(f"--- {phase.clients} clients, {phase.seconds:.1f} s")
-    print(f"entries/s (2xx):      {rate:8.1f}   ({ok} of {total} requests)")
+    label = "entries/s (2xx):" if what == "entries" else "answers/s (200/304):"
+    print(f"{label:<22}{rate:8.1f}   ({ok} of {total} requests)")
     print(
         f"latency ms:           p50 {p50:7.1f}   p99 {p99:7.1f}   max {latencies[-1] * 1000:7.1f}"
     )
@@ -381,9 +428,10 @@ def report(phase: Phase, per_character: list[int]) -> tuple[float, float]:
     print(f"non-2xx by status:    {others or 'none'}")
     print(f"connections opened:   {connections} (response header Connection: {header})")
     busy = phase.server_cpu / phase.seconds
+    each = "entry" if what == "entries" else "answer"
     print(
         f"server CPU:           {phase.server_cpu:.1f} s ({busy:.2f} cores busy,"
-        f" {phase.server_cpu / max(ok, 1) * 1000:.2f} ms per entry)"
+        f" {phase.server_cpu / max(ok, 1) * 1000:.2f} ms per {each})"
     )
     busy = phase.client_cpu / phase.seconds
     print(f"client CPU (this):    {phase.client_cpu:.1f} s ({busy:.2f} cores)")
@@ -391,13 +439,14 @@ def report(phase: Phase, per_character: list[int]) -> tuple[float, float]:
         other = max(0.0, phase.machine_cpu - phase.server_cpu - phase.client_cpu) / phase.seconds
         note = "  (skews these figures)" if other > 0.2 else ""
         print(f"other processes:      {other:.2f} cores busy{note}")
-    active = per_character[: phase.clients]
-    print(
-        f"entries per character at the end: min {min(active)}  median {median(active):.0f}"
-        f"  max {max(active)}"
-    )
+    if per_character:
+        active = per_character[: phase.clients]
+        print(
+            f"entries per character at the end: min {min(active)}  median {median(active):.0f}"
+            f"  max {max(active)}"
+        )
     print()
-    return rate, p99
+    return rate
 
 
 # --- profile --------------------------------------------------------------------------------
@@ -455,71 +504,129 @@ def profile(uri: str, token: str, long_log: int, short_log: int, posts: int) -> 
 # --- main -----------------------------------------------------------------------------------
 
 
+def reset_postgres(uri: str) -> None:
+    """Empty the database given for the run: every table of its public schema dropped."""
+    engine = sqlalchemy.create_engine(uri)
+    try:
+        with engine.begin() as conn:
+            conn.execute(sqlalchemy.text("DROP SCHEMA public CASCADE"))
+            conn.execute(sqlalchemy.text("CREATE SCHEMA public"))
+    finally:
+        engine.dispose()
+
+
+def side_by_side(app: Target, bare: Target, characters, clients, duration, rounds, uris):
+    """Drive the bare server and the app in turn; print both and the ratio; return it."""
+    rates: dict[str, list[float]] = {app.label: [], bare.label: []}
+    for round_ in range(rounds):
+        for target in (bare, app) if round_ % 2 == 0 else (app, bare):
+            print(f"=== {target.label}: {clients} clients, round {round_ + 1} of {rounds}")
+            phase = measure(target, characters, clients, duration)
+            table = "entry" if target is app else "bare_entry"
+            counted = entries_per_character(uris[target.label], characters, table)
+            rates[target.label].append(report(phase, counted))
+    app_rate, bare_rate = median(rates[app.label]), median(rates[bare.label])
+    ratio = app_rate / bare_rate if bare_rate else 0.0
+    verdict = "met" if ratio >= TARGET_RATIO else "MISSED"
+    print(
+        f"*** {clients} clients: app {app_rate:.1f} entries/s, bare insert {bare_rate:.1f}/s:"
+        f" ratio {ratio:.2f} (target >= {TARGET_RATIO}: {verdict})"
+    )
+    print()
+    return ratio
+
+
 def run(args) -> None:
     tmp = Path(tempfile.mkdtemp(prefix="larp-bench-entries-"))
-    proc = None
+    procs: list[subprocess.Popen] = []
     try:
-        db_path = tmp / "bench.sqlite3"
-        uri = f"sqlite:///{db_path}"
+        if args.postgres:
+            sys.path.insert(0, str(ROOT))
+            from larp_app import database_uri
+
+            uri = bare_uri = database_uri(args.postgres, tmp)
+            reset_postgres(uri)
+            kind = f"PostgreSQL ({args.postgres.rsplit('/', 1)[-1]}, emptied first)"
+        else:
+            uri = f"sqlite:///{tmp / 'bench.sqlite3'}"
+            bare_uri = f"sqlite:///{tmp / 'bare.sqlite3'}"
+            kind = f"fresh SQLite files (WAL, synchronous=FULL) in {tmp}"
         env = {**os.environ, "LARP_SQLALCHEMY_DATABASE_URI": uri}
         env.pop("DATABASE_URL", None)
         flask_cli(env, "db", "upgrade")
         organiser = create_token(env, "bench-organiser", "organiser")
         referee = create_token(env, "bench-referee", "referee")
+        sys.path.insert(0, str(ROOT / "bench"))
+        import bare_insert
 
-        port = free_port()
-        log_path = tmp / "gunicorn.log"
+        bare_token = str(uuid.uuid4())
+        bare_insert.prepare(bare_uri, bare_token)
+
+        port, bare_port = free_port(), free_port()
+        log_path, bare_log = tmp / "gunicorn.log", tmp / "bare.log"
         proc = start_server(env, port, args.workers, log_path)
+        procs.append(proc)
+        bare_env = {**os.environ, "BARE_DATABASE_URI": bare_uri}
+        bare_proc = start_server(
+            bare_env, bare_port, args.workers, bare_log, "bare_insert:create_app()", ROOT / "bench"
+        )
+        procs.append(bare_proc)
         wait_ready(proc, port, log_path)
+        wait_ready(bare_proc, bare_port, bare_log, "/ready")
+        app = Target("app", port, "/api/v1", referee, proc.pid)
+        bare = Target("bare insert", bare_port, "", bare_token, bare_proc.pid)
+        uris = {app.label: uri, bare.label: bare_uri}
 
-        print(f"cores: {os.cpu_count()}   gunicorn workers: {args.workers} (sync)   ", end="")
-        print(f"server: {HOST}:{port}   python {sys.version.split()[0]}")
-        print(f"database: fresh SQLite file (WAL, synchronous=FULL) in {tmp}")
+        print(f"cores: {os.cpu_count()}   gunicorn workers: {args.workers} (sync), each server")
+        print(f"app: {HOST}:{port}   bare insert: {HOST}:{bare_port}   ", end="")
+        print(f"python {sys.version.split()[0]}")
+        print(f"database: {kind}")
         print(f"machine: {load_text()}")
         print("clients: threads in this process, one http.client connection each,", end=" ")
         print(f"{args.duration:g} s per phase")
         print("entries: hit/heal, note, status_on paura, spend/restore energy, cycling; at = now")
         print()
 
-        # Warm-up: every worker answers a few POSTs before the timing.
+        # Warm-up: every worker of each server answers a few POSTs before the timing.
         _, warm = create_event(port, organiser, "warm-up", 8)
-        measure(port, referee, warm, 8, 1.0, proc.pid)
+        measure(app, warm, 8, 1.0)
+        measure(bare, warm, 8, 1.0)
 
-        figures = {}
+        ratios = {}
         last = None
-        for load in ("spread", "same") if args.load == "both" else (args.load,):
+        if args.load in ("spread", "both"):
             for clients in args.clients:
-                label = f"{clients} clients, {load}"
-                _, characters = create_event(port, organiser, label, CHARACTERS)
-                # spread: client i logs for character i; same: every client for one character
-                # (its writes serialised: each waits for the one before).
-                targets = characters if load == "spread" else [characters[0]] * CHARACTERS
-                print(f"=== load: {load} character{'s' if load == 'spread' else ''}")
-                phase = measure(port, referee, targets, clients, args.duration, proc.pid)
-                counted = entries_per_character(db_path, characters)
-                figures[clients, load] = report(phase, counted)
-                last = characters[0]
+                _, characters = create_event(port, organiser, f"{clients} clients", CHARACTERS)
+                ratios[clients] = side_by_side(
+                    app, bare, characters, clients, args.duration, args.rounds, uris
+                )
+                last = characters
+        if args.load in ("same", "both"):
+            for clients in args.clients:
+                _, characters = create_event(port, organiser, f"{clients} same", CHARACTERS)
+                print(f"=== app, every client on one character: {clients} clients")
+                phase = measure(app, [characters[0]] * CHARACTERS, clients, args.duration)
+                report(phase, entries_per_character(uri, characters))
+                last = characters
+        if last is not None and not args.no_poll:
+            clients = min(16, len(last))
+            print(f"=== app, unchanged state polled with If-None-Match: {clients} clients")
+            report(measure(app, last, clients, args.duration, poll=True), None, "answers")
 
-        if (CHARACTERS, "spread") in figures:
-            rate, p99 = figures[CHARACTERS, "spread"]
-            target = ANCHOR_PER_SECOND / 2
-            verdict = "meets" if rate >= target else "BELOW"
-            print(
-                f"anchor (issue): bare Flask-SQLAlchemy insert ~{ANCHOR_PER_SECOND}/s, p99"
-                f" ~{ANCHOR_P99_MS} ms at 64 clients; target >= {target:.0f}/s"
-            )
-            print(f"here: {rate:.0f}/s, p99 {p99:.0f} ms at 64 clients: {verdict} the target")
-            print()
+        for clients, ratio in ratios.items():
+            verdict = "met" if ratio >= TARGET_RATIO else "MISSED"
+            print(f"summary: {clients} clients, app / bare insert = {ratio:.2f} ({verdict})")
 
         if args.profile:
             _, empty = create_event(port, organiser, "profile", 1)
-        stop_server(proc)
-        proc = None
+        for proc in procs:
+            stop_server(proc)
+        procs = []
 
         if args.profile and last is not None:
-            profile(uri, referee, last, empty[0], 20)
+            profile(uri, referee, last[0], empty[0], 20)
     finally:
-        if proc is not None:
+        for proc in procs:
             stop_server(proc)
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -541,6 +648,17 @@ def main() -> None:
         help="clients on their own characters, all on one character, or both phases (both)",
     )
     parser.add_argument(
+        "--rounds", type=int, default=1, help="turns of app and bare insert per count (1)"
+    )
+    parser.add_argument(
+        "--postgres",
+        metavar="URL",
+        help="use this PostgreSQL database (EMPTIED first) instead of SQLite files",
+    )
+    parser.add_argument(
+        "--no-poll", action="store_true", help="leave out the unchanged state poll phase"
+    )
+    parser.add_argument(
         "--profile",
         action="store_true",
         help="afterwards, time and cProfile POSTs via the test client on the same database",
@@ -548,6 +666,8 @@ def main() -> None:
     args = parser.parse_args()
     if not 0.5 <= args.duration <= 120:
         parser.error("--duration must be between 0.5 and 120 seconds")
+    if not 1 <= args.rounds <= 10:
+        parser.error("--rounds must be between 1 and 10")
     if not 1 <= args.workers <= 32:
         parser.error("--workers must be between 1 and 32")
     if not args.clients or not all(1 <= n <= CHARACTERS for n in args.clients):

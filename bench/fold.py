@@ -1,7 +1,10 @@
 """Benchmark the fold: one character's state from a long log, and a whole event at one instant.
 
 Run from the repository root: ``.venv/bin/python bench/fold.py``. It prints figures only;
-nothing here asserts on time (TESTING.md "Levels"). Target (issue): 1,000 entries under 5 ms.
+nothing here asserts on time (TESTING.md "Levels"). Target (issue #13): 1,000 entries folded
+in at most 5 ms. For each rule system it prints the fold alone and the stored entries read
+back (``entry_from_stored``, as the services read the log) and folded, the median of several
+runs; the validating parse (``read_log``, what input goes through) is printed beside them.
 
 Logs are a weekend of play (Friday 18:00 to Sunday 16:00, quiet at night): mostly hits, heals
 and repairs, energy spent and restored, statuses on and off, notes, a few undos and a few late
@@ -10,6 +13,7 @@ arrivals, so that energy recovery, status expiry and refused entries all happen 
 
 from __future__ import annotations
 
+import json
 import platform
 import random
 import statistics
@@ -25,7 +29,10 @@ from larp_app.rules import (
     LarpSheet,
     convert_sheet,
     default_settings,
+    entry_from_stored,
+    entry_to_dict,
     read_log,
+    read_settings,
     state_at,
 )
 
@@ -33,6 +40,7 @@ START = datetime(2027, 3, 5, 18, 0, tzinfo=UTC)  # Friday evening
 END = datetime(2027, 3, 7, 16, 0, tzinfo=UTC)  # Sunday afternoon: every state is asked here
 NIGHT = (2, 9)  # hours of the night with no play
 SETTINGS = default_settings("ex-nihilo")
+ATHKRI_SETTINGS = read_settings({"seed": "bench", "turn_seconds": 10}, "athkri")
 TIMED_STATUSES = ("dolore", "paura", "a_terra", "stordimento", "paralisi", "ammaliamento")
 OPEN_STATUSES = ("invisibile", "intangibile")
 ADVANCEMENTS = (("Colpo Caricato", 1), ("Sguardo del Vuoto", 2))
@@ -191,40 +199,167 @@ def weekend_log(sheet: LarpSheet, n: int, rng: random.Random) -> list[dict]:
     return log
 
 
-def median_ms(fn, repeats: int) -> float:
+ATHKRI_MIX = {
+    "hit": 30,
+    "heal": 8,
+    "note": 16,
+    "status_on": 10,
+    "status_off": 6,
+    "spend_energy": 8,
+    "restore_energy": 4,
+    "dice": 8,
+    "roll": 4,
+    "undo": 2,
+}
+ATHKRI_CONDITIONS = ("enfermo", "asustado", "derribado", "agarrado", "dano_continuo")
+
+
+def athkri_sheet_data(rng: random.Random) -> dict:
+    """An Athkri character (the seed's example shape), Físico and PS drawn for variety."""
+    return {
+        "ruleset": "athkri",
+        "player": "Ana Ruiz",
+        "character": "Maurick",
+        "faction": "Naufragio",
+        "attributes": {
+            "fisico": rng.randint(3, 6),
+            "agilidad": 3,
+            "mente": 5,
+            "intuicion": 2,
+            "presencia": 3,
+        },
+        "ps_max": rng.choice((16, 20, 24)),
+        "defensa": 12,
+        "voluntad": 10,
+        "cobertura": 0,
+        "blindaje": 2,
+        "skills": {"aguante": 2, "atletismo": 1, "medicina": 3},
+        "powers": [{"name": "Toque sanador", "mana_cost": 2, "text": "Cura 1d6 PS al tocar."}],
+    }
+
+
+def athkri_weekend_log(sheet: LarpSheet, n: int, rng: random.Random) -> list[dict]:
+    """An Athkri referee's log of ``n`` entries (plain dicts, arrival order): blows, a healer
+    when the points run low (now and then too late: knocked out, saves rolled each turn),
+    conditions (Daño continuo among them), mana spent, the app's dice and checks."""
+    kinds, weights = list(ATHKRI_MIX), list(ATHKRI_MIX.values())
+    hp, mana = sheet.hp_max, sheet.energy_max
+    log: list[dict] = []
+    undone: set[str] = set()
+    open_conditions: list[str] = []
+    instants = iter(play_instants(n, rng))
+    at = START
+    while len(log) < n:
+        if hp <= 8:
+            kind, at = "heal", min(END, at + timedelta(seconds=rng.randint(20, 120)))
+        else:
+            kind, at = rng.choices(kinds, weights)[0], max(at, next(instants))
+        entry: dict = {"id": str(uuid.UUID(int=rng.getrandbits(128), version=4)), "kind": kind}
+        if kind == "hit":
+            entry["damage"] = rng.choice((1, 2, 2, 3))
+            hp -= entry["damage"]
+        elif kind == "heal":
+            entry["amount"] = max(1, sheet.hp_max - max(hp, 0))
+            hp = sheet.hp_max
+        elif kind == "status_on":
+            entry["key"] = rng.choice(ATHKRI_CONDITIONS)
+            if entry["key"] == "dano_continuo":
+                entry["seconds"] = 30  # three turns of one point each
+                hp -= 3
+            elif rng.random() < 0.7:
+                entry["seconds"] = rng.choice((30, 60, 120, 300))
+            else:
+                open_conditions.append(entry["key"])
+        elif kind == "status_off" and open_conditions:
+            entry["key"] = open_conditions.pop()
+        elif kind == "spend_energy" and mana >= 2:
+            entry.update(amount=2, advancement="Toque sanador")
+            mana -= 2
+        elif kind == "restore_energy":
+            entry["amount"] = 2
+            mana = min(sheet.energy_max, mana + 2)
+        elif kind == "dice":
+            entry.update(bonus=rng.randint(0, 4), target=12)
+        elif kind == "roll":
+            entry["key"] = "confundido"
+        elif kind == "undo":
+            recent = [e for e in log[-5:] if e["kind"] in ("note", "dice", "status_on")]
+            recent = [e for e in recent if e["id"] not in undone]
+            if recent:
+                entry["target"] = rng.choice(recent)["id"]
+                undone.add(entry["target"])
+        if kind in ("status_off", "spend_energy", "undo") and len(entry) == 2:
+            entry.update(kind="note", text="Nada que hacer.")
+        elif kind == "note":
+            entry["text"] = "Habla con el capitán del Naufragio."
+        entry["at"] = at.isoformat().replace("+00:00", "Z")
+        entry["referee"] = "arbitro-1"
+        log.append(entry)
+    for _ in range(n // 50):  # a phone that was offline: a few entries arrive late
+        i = rng.randrange(n)
+        log.insert(min(n - 1, i + rng.randint(1, 20)), log.pop(i))
+    return log
+
+
+def timings_ms(fn, repeats: int) -> tuple[float, float]:
+    """The median and the best of ``repeats`` runs: on a shared machine the best is the
+    nearest to what the work itself costs, the median what a request would see."""
     times = []
     for _ in range(repeats):
         start = time.perf_counter()
         fn()
         times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1000
+    return statistics.median(times) * 1000, min(times) * 1000
 
 
-def one_character(rng: random.Random) -> None:
-    sheet = convert_sheet(sheet_data(random.Random(21)), SETTINGS)
-    print("One character: state at Sunday 16:00 (median of repeats, time.perf_counter)")
+def median_ms(fn, repeats: int) -> float:
+    return timings_ms(fn, repeats)[0]
+
+
+def stored(raw: list[dict]) -> list[dict]:
+    """The log as the database keeps it: each entry checked once, written back as JSON."""
+    return [json.loads(json.dumps(entry_to_dict(e))) for e in read_log(raw)]
+
+
+def one_character(label, sheet, settings, make_log, rng: random.Random) -> float:
+    """Print the figures for one rule system; return the fold of 1,000 entries (ms)."""
+    print(f"{label}: one character's state at Sunday 16:00 (median of repeats, perf_counter)")
     header = (
-        f"{'entries':>8}  {'repeats':>7}  {'parse ms':>9}  {'parse µs/e':>10}  "
-        f"{'fold ms':>8}  {'fold µs/e':>9}  {'conflicts':>9}  final state"
+        f"{'entries':>8}  {'repeats':>7}  {'fold ms':>8}  {'(best)':>7}  {'fold µs/e':>9}  "
+        f"{'stored+fold ms':>14}  {'(best)':>7}  {'read_log ms':>11}  {'conflicts':>9}  "
+        "final state"
     )
     print(header)
     print("-" * len(header))
     fold_1000 = None
-    for n, repeats in ((100, 51), (1_000, 21), (10_000, 7)):
-        raw = weekend_log(sheet, n, rng)
-        parse = median_ms(lambda raw=raw: read_log(raw), repeats)
-        entries = read_log(raw)
-        fold = median_ms(lambda e=entries: state_at(sheet, SETTINGS, e, END), repeats)
-        snap = state_at(sheet, SETTINGS, entries, END)
+    for n, repeats in ((100, 51), (1_000, 31), (10_000, 7)):
+        raw = make_log(sheet, n, rng)
+        rows = stored(raw)
+        entries = [entry_from_stored(row) for row in rows]
+
+        def parse_and_fold(rows=rows):
+            return state_at(sheet, settings, [entry_from_stored(row) for row in rows], END)
+
+        fold, fold_best = timings_ms(lambda e=entries: state_at(sheet, settings, e, END), repeats)
+        both, both_best = timings_ms(parse_and_fold, repeats)
+        validate = median_ms(lambda raw=raw: read_log(raw), repeats)
+        snap = state_at(sheet, settings, entries, END)
         s = snap.state
         final = f"{snap.wound}, hp {s.hp}, ap {s.ap}, energy {s.energy}"
         print(
-            f"{n:>8,}  {repeats:>7}  {parse:>9.2f}  {parse * 1000 / n:>10.2f}  "
-            f"{fold:>8.2f}  {fold * 1000 / n:>9.2f}  {len(snap.conflicts):>9}  {final}"
+            f"{n:>8,}  {repeats:>7}  {fold:>8.2f}  {fold_best:>7.2f}  {fold * 1000 / n:>9.2f}  "
+            f"{both:>14.2f}  {both_best:>7.2f}  {validate:>11.2f}  {len(snap.conflicts):>9}  "
+            f"{final}"
         )
         if n == 1_000:
-            fold_1000 = fold
-    print(f"Target: 1,000 entries folded under 5 ms; measured {fold_1000:.2f} ms.")
+            fold_1000, best_1000, both_1000 = fold, fold_best, both
+    verdict = "met" if fold_1000 <= 5 else "MISSED"
+    print(
+        f"{label}: 1,000 entries folded in {fold_1000:.2f} ms, median (best {best_1000:.2f});"
+        f" target <= 5 ms: {verdict}; read from storage and folded in {both_1000:.2f} ms."
+    )
+    print()
+    return fold_1000
 
 
 def whole_event(rng: random.Random, characters: int = 500, per_character: int = 200) -> None:
@@ -266,8 +401,13 @@ def whole_event(rng: random.Random, characters: int = 500, per_character: int = 
 def main() -> None:
     print(f"Python {platform.python_version()} on {platform.machine()} ({platform.system()})")
     print()
+    print("(the machine may be shared: figures are medians, pessimistic under load)")
+    print()
     rng = random.Random(2027)
-    one_character(rng)
+    ex_nihilo = convert_sheet(sheet_data(random.Random(21)), SETTINGS)
+    one_character("EX Nihilo", ex_nihilo, SETTINGS, weekend_log, rng)
+    athkri = convert_sheet(athkri_sheet_data(random.Random(21)), ATHKRI_SETTINGS)
+    one_character("Athkri", athkri, ATHKRI_SETTINGS, athkri_weekend_log, rng)
     whole_event(rng)
 
 

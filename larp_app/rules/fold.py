@@ -226,22 +226,27 @@ def advance(state: State, t: datetime, ctx: Context) -> State:
     if state.died_at is not None:
         return state  # a dead character's values and statuses freeze
     state = ctx.ruleset.advance_wounds(state, t, ctx)  # may set died_at, at or before t
-    until = state.died_at or t
-    changes: dict = {}
-    next_at = state.next_energy_at
+    died_at = state.died_at
+    until = died_at or t
+    energy, next_at, statuses = state.energy, state.next_energy_at, state.statuses
     if next_at is not None and next_at <= until:
         gained = 1 + (until - next_at) // ctx.recovery
-        energy = min(ctx.sheet.energy_max, state.energy + gained)
-        full = energy >= ctx.sheet.energy_max
-        changes["energy"] = energy
-        changes["next_energy_at"] = None if full else next_at + gained * ctx.recovery
-    if state.statuses:
-        active = tuple(s for s in state.statuses if not s.expired(until))
-        if len(active) != len(state.statuses):
-            changes["statuses"] = active
-    if state.died_at is not None:
-        changes["next_energy_at"] = None  # recovery stops with death
-    return state.evolve(**changes) if changes else state
+        energy = min(ctx.sheet.energy_max, energy + gained)
+        next_at = None if energy >= ctx.sheet.energy_max else next_at + gained * ctx.recovery
+    # Only a status with an end at or before ``until`` may be over: most steps look no further.
+    if statuses and any(s.until is not None and s.until <= until for s in statuses):
+        active = tuple(s for s in statuses if not s.expired(until))
+        statuses = statuses if len(active) == len(statuses) else active
+    if died_at is not None:
+        next_at = None  # recovery stops with death
+    if (
+        energy is state.energy
+        and next_at is state.next_energy_at
+        and statuses is state.statuses
+        and died_at is None
+    ):
+        return state
+    return state.evolve(energy=energy, next_energy_at=next_at, statuses=statuses)
 
 
 # Handlers common to every rule system; wounds (hit, heal, coup de grâce) are the ruleset's.

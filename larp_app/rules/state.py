@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -32,6 +32,11 @@ class Conflict:
     params: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
 
+_KEEP: Any = object()  # State.evolve: this field as it was
+_new = object.__new__
+_set = object.__setattr__  # the way a frozen dataclass's own __init__ sets its fields
+
+
 @dataclass(frozen=True, slots=True)
 class State:
     """Values that change: the fold makes a new State for every change, never edits one."""
@@ -55,16 +60,41 @@ class State:
         """Dead from ``at``: no countdown, no recovery; values and statuses freeze."""
         return self.evolve(died_at=at, death_at=None, next_energy_at=None)
 
-    def evolve(self, **changes) -> State:
-        """Return a copy with ``changes``: dataclasses.replace at under half its cost."""
-        new = object.__new__(State)
-        for name in _STATE_FIELDS:
-            _set(new, name, changes[name] if name in changes else getattr(self, name))
+    def evolve(
+        self,
+        *,
+        hp=_KEEP,
+        ap=_KEEP,
+        energy=_KEEP,
+        armour_destroyed=_KEEP,
+        next_energy_at=_KEEP,
+        death_at=_KEEP,
+        died_at=_KEEP,
+        statuses=_KEEP,
+        track=_KEEP,
+    ) -> State:
+        """Return a copy with the fields given changed: dataclasses.replace at a third of its
+        cost (the fold makes one for nearly every entry). Every field is written out: a
+        loop over the fields costs a quarter more."""
+        new = _new(State)
+        _set(new, "hp", self.hp if hp is _KEEP else hp)
+        _set(new, "ap", self.ap if ap is _KEEP else ap)
+        _set(new, "energy", self.energy if energy is _KEEP else energy)
+        _set(
+            new,
+            "armour_destroyed",
+            self.armour_destroyed if armour_destroyed is _KEEP else armour_destroyed,
+        )
+        _set(
+            new,
+            "next_energy_at",
+            self.next_energy_at if next_energy_at is _KEEP else next_energy_at,
+        )
+        _set(new, "death_at", self.death_at if death_at is _KEEP else death_at)
+        _set(new, "died_at", self.died_at if died_at is _KEEP else died_at)
+        _set(new, "statuses", self.statuses if statuses is _KEEP else statuses)
+        _set(new, "track", self.track if track is _KEEP else track)
         return new
-
-
-_STATE_FIELDS = tuple(f.name for f in fields(State))
-_set = object.__setattr__  # the way a frozen dataclass's own __init__ sets its fields
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, select
 
 from .. import rules
 from ..extensions import db
@@ -47,7 +47,10 @@ def cause_of(log: list[rules.Entry], index: int) -> rules.Entry | None:
 def voided_entries(character: Character, now: datetime) -> list[Voided]:
     """The character's stored entries that the fold does not count, with their causes."""
     log = log_of(character)
-    snapshot = judged_state(character, now)
+    return _voided(character, log, judged_state(character, now, log))
+
+
+def _voided(character: Character, log: list[rules.Entry], snapshot: rules.Snapshot):
     position = {e.id: i for i, e in enumerate(log)}
     return [
         Voided(log[position[c.id]], character, c.code, c.params, cause_of(log, position[c.id]))
@@ -66,13 +69,26 @@ def _dismissed(user: User) -> set[str]:
 
 def voided_for(user: User, characters: list[Character], now: datetime) -> list[Voided]:
     """``user``'s own entries on ``characters`` that stopped counting and are not dismissed."""
+    return _not_dismissed(
+        user,
+        [voided for character in characters for voided in voided_entries(character, now)],
+    )
+
+
+def voided_in(
+    user: User, character: Character, log: list[rules.Entry], snapshot: rules.Snapshot
+) -> list[Voided]:
+    """``voided_for`` one character whose whole ``log`` the caller has just folded into
+    ``snapshot`` (an entry's answer): nothing read again."""
+    return _not_dismissed(user, _voided(character, log, snapshot))
+
+
+def _not_dismissed(user: User, voided: list[Voided]) -> list[Voided]:
+    mine = [v for v in voided if v.entry.author == user.username]
+    if not mine:
+        return []  # the usual answer: no dismissals to read
     dismissed = _dismissed(user)
-    return [
-        voided
-        for character in characters
-        for voided in voided_entries(character, now)
-        if voided.entry.author == user.username and voided.entry.id not in dismissed
-    ]
+    return [v for v in mine if v.entry.id not in dismissed]
 
 
 def recently_logged(user: User, now: datetime) -> list[Character]:
@@ -85,15 +101,16 @@ def recently_logged(user: User, now: datetime) -> list[Character]:
     )
 
 
+# Every state poll asks it: built once.
+DISMISSED_MARK = select(func.max(DismissedConflict.id)).where(
+    DismissedConflict.user_id == bindparam("user")
+)
+
+
 def dismissed_mark(user: User) -> int:
     """Grows with every dismissal of ``user``'s: a state's tag that includes it changes when
     the list of their conflicts does without a new entry."""
-    return (
-        db.session.scalar(
-            select(func.max(DismissedConflict.id)).where(DismissedConflict.user_id == user.id)
-        )
-        or 0
-    )
+    return db.session.scalar(DISMISSED_MARK, {"user": user.id}) or 0
 
 
 def dismiss(user: User, client_id: str, now: datetime) -> bool:

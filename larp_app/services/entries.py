@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import insert, select
+from sqlalchemy import bindparam, insert, select
 from sqlalchemy.exc import IntegrityError
 
 from .. import rules
@@ -17,7 +17,7 @@ from ..models import Character, Entry, RefusedEntry, User
 from .characters import check_open, larp_sheet
 from .clock import now_utc
 from .events import event_settings
-from .logs import log_of
+from .logs import log_cache, log_of, run
 from .snapshots import state_of
 from .versions import changed
 
@@ -27,12 +27,34 @@ class Recorded:
     fields: dict[str, Any]  # the entry as stored
     snapshot: rules.Snapshot
     created: bool  # False: the same id was stored before, nothing stored twice
+    # The log with the new entry, in arrival order, when ``snapshot`` folds every entry of it
+    # (none is dated after it): the entries that stopped counting are its conflicts.
+    log: list[rules.Entry] | None = None
 
 
-def judged_state(character: Character, now: datetime) -> rules.Snapshot:
+# Statements of every entry and poll, built once: building one costs more than running it.
+SEEN_BEFORE = select(
+    select(Entry.id)
+    .where(Entry.client_id == bindparam("client_id"), Entry.character_id != bindparam("character"))
+    .scalar_subquery(),
+    select(RefusedEntry.id)
+    .where(RefusedEntry.client_id == bindparam("client_id"))
+    .scalar_subquery(),
+)
+LOCK_CHARACTER = (
+    select(Character.id).where(Character.id == bindparam("character")).with_for_update()
+)
+# A Core insert into the table (no ORM bulk machinery): the log is append-only.
+INSERT_ENTRY = insert(Entry.__table__).returning(Entry.__table__.c.id)
+
+
+def judged_state(
+    character: Character, now: datetime, log: list[rules.Entry] | None = None
+) -> rules.Snapshot:
     """The state judged at the later of ``now`` and the last entry's instant: an entry dated
-    a few seconds ahead (a phone's clock) is judged at its own instant, not left out."""
-    log = log_of(character)
+    a few seconds ahead (a phone's clock) is judged at its own instant, not left out.
+    ``log``: the character's log, when the caller has just read it."""
+    log = log_of(character) if log is None else log
     return state_of(character, max([now, *(e.at for e in log)]))
 
 
@@ -80,9 +102,7 @@ def lock_character(character: Character) -> None:
     """
     connection = db.session.connection()
     if connection.dialect.name == "postgresql":
-        connection.execute(
-            select(Character.id).where(Character.id == character.id).with_for_update()
-        )
+        connection.execute(LOCK_CHARACTER, {"character": character.id})
     elif (
         connection.dialect.name == "sqlite"
         and not connection.connection.dbapi_connection.in_transaction
@@ -126,6 +146,14 @@ def _answer_again(character: Character, sent: dict[str, Any], now: datetime) -> 
 
 def _refused_before(client_id: str) -> RefusedEntry | None:
     return db.session.scalar(select(RefusedEntry).where(RefusedEntry.client_id == client_id))
+
+
+def _seen_before(client_id: str, character: Character) -> tuple[bool, RefusedEntry | None]:
+    """Whether another character's log holds this id (a phone reusing an id), and its
+    refusal if it was refused before: one query, and a second only for a refusal."""
+    found = run(SEEN_BEFORE, {"client_id": client_id, "character": character.id})
+    elsewhere, refused = found.one()
+    return elsewhere is not None, None if refused is None else db.session.get(RefusedEntry, refused)
 
 
 def keep_refusal(
@@ -202,9 +230,11 @@ def record_entry(
     sent = rules.entry_to_dict(entry)
     lock_character(character)
     log = log_of(character)
-    if any(e.id == entry.id for e in log) or _stored_elsewhere(entry.id, character):
+    if any(e.id == entry.id for e in log):
         return _answer_again(character, sent, now)
-    first = _refused_before(entry.id)
+    elsewhere, first = _seen_before(entry.id, character)
+    if elsewhere:
+        return _answer_again(character, sent, now)
     if first is not None and first.code != "invalid":
         if first.character_id != character.id or content(first.fields) != content(sent):
             raise _reused(entry.id, first.fields, sent)
@@ -227,16 +257,6 @@ def _sent_at(raw: dict[str, Any]) -> dict[str, Any]:
     return {"sent_at": raw["sent_at"]} if raw.get("sent_at") is not None else {}
 
 
-def _stored_elsewhere(client_id: str, character: Character) -> bool:
-    """Whether another character's log holds this id (a phone reusing an id)."""
-    return (
-        db.session.scalar(
-            select(Entry.id).where(Entry.client_id == client_id, Entry.character_id != character.id)
-        )
-        is not None
-    )
-
-
 def _record(character, entry, raw, author, log, now, limits) -> Recorded:
     if entry.kind == "undo":
         _check_undo_allowed(entry, log, author, now)
@@ -249,12 +269,11 @@ def _record(character, entry, raw, author, log, now, limits) -> Recorded:
     fields = {**rules.entry_to_dict(entry), "at": rules.format_instant(at)}
     if author is not None:
         fields["author"] = author.username
-    entry = rules.read_entry(fields)
+    entry = rules.entry_from_stored(fields)  # read as it will be read back: checked above
+    log = [*log, entry]
+    judged_at = max(now, at)
     snapshot = rules.state_at(
-        larp_sheet(character),
-        event_settings(character.event),
-        [*log, entry],
-        max(now, at),
+        larp_sheet(character), event_settings(character.event), log, judged_at
     )
     refusal = next((c for c in snapshot.conflicts if c.id == entry.id), None)
     if refusal is not None:
@@ -273,9 +292,13 @@ def _record(character, entry, raw, author, log, now, limits) -> Recorded:
     # is unique across characters: a race with another character's request (which this
     # character's lock does not hold back) ends in an IntegrityError, answered as above.
     try:
-        db.session.execute(insert(Entry), [row])
+        row_id = run(INSERT_ENTRY, row).scalar_one()
     except IntegrityError:
         db.session.rollback()  # only reads came before: nothing else is lost
         return _answer_again(character, rules.entry_to_dict(entry), now)
+    # Kept by this worker at once; a rolled-back row is harmless there (LogCache compares
+    # the client ids the database holds).
+    log_cache().add(character.id, row_id, entry)
     changed(character)  # the event's version grows: rosters and boards learn of it
-    return Recorded(fields, snapshot, created=True)
+    whole = all(e.at <= judged_at for e in log)
+    return Recorded(fields, snapshot, created=True, log=log if whole else None)

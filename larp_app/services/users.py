@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 
-from sqlalchemy import func, select, update
+from sqlalchemy import bindparam, func, select, update
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from .. import rules
@@ -72,19 +72,23 @@ def new_token(user: User, label: str = "") -> str:
     return token
 
 
+# Every API request asks it: one query on the unique (indexed) hash, built once.
+USER_FOR_TOKEN = (
+    select(User)
+    .join(ApiToken, ApiToken.user_id == User.id)
+    .where(
+        ApiToken.token_hash == bindparam("digest"),
+        ApiToken.revoked_at.is_(None),
+        User.active.is_(True),
+    )
+)
+
+
 def user_for_token(token: str) -> User | None:
     """The active account whose token this is, unless the token was revoked."""
     if len(token) > 200:
         return None
-    return db.session.scalar(
-        select(User)
-        .join(ApiToken, ApiToken.user_id == User.id)
-        .where(
-            ApiToken.token_hash == token_digest(token),
-            ApiToken.revoked_at.is_(None),
-            User.active.is_(True),
-        )
-    )
+    return db.session.scalar(USER_FOR_TOKEN, {"digest": token_digest(token)})
 
 
 def tokens_of(user: User) -> list[ApiToken]:

@@ -7,10 +7,25 @@ transaction: an entry stored, sheets imported or converted again, a badge issued
 
 from __future__ import annotations
 
-from sqlalchemy import update
+from sqlalchemy import bindparam, update
 
 from ..extensions import db
 from ..models import Character, Event
+
+# Built once (this runs with every entry); Core statements on the tables: no ORM objects
+# are synchronised, the objects of this session are expired below instead.
+_EVENT, _CHARACTER = Event.__table__, Character.__table__
+RAISE_EVENT = (
+    update(_EVENT)
+    .where(_EVENT.c.id == bindparam("event"))
+    .values(version=_EVENT.c.version + 1)
+    .returning(_EVENT.c.version)
+)
+MARK_CHARACTERS = (
+    update(_CHARACTER)
+    .where(_CHARACTER.c.id.in_(bindparam("characters", expanding=True)))
+    .values(version=bindparam("version"))
+)
 
 
 def changed(*characters: Character, event: Event | None = None) -> int:
@@ -21,19 +36,10 @@ def changed(*characters: Character, event: Event | None = None) -> int:
     if not characters and event is None:
         return 0
     event_id = event.id if event is not None else characters[0].event_id
-    version = db.session.execute(
-        update(Event)
-        .where(Event.id == event_id)
-        .values(version=Event.version + 1)
-        .returning(Event.version),
-        execution_options={"synchronize_session": False},
-    ).scalar_one()
+    version = db.session.execute(RAISE_EVENT, {"event": event_id}).scalar_one()
     if characters:
         db.session.execute(
-            update(Character)
-            .where(Character.id.in_([c.id for c in characters]))
-            .values(version=version),
-            execution_options={"synchronize_session": False},
+            MARK_CHARACTERS, {"characters": [c.id for c in characters], "version": version}
         )
     for character in characters:  # the objects of this session read it again when asked
         db.session.expire(character, ["version"])

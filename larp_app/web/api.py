@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from functools import wraps
 
-from flask import Blueprint, Response, g, jsonify, request
+from flask import Blueprint, Response, abort, g, jsonify, request
 from flask_babel import get_locale
 from flask_wtf.csrf import generate_csrf, validate_csrf
+from sqlalchemy import bindparam, select
+from sqlalchemy.orm import contains_eager
 from werkzeug.exceptions import HTTPException
 from wtforms import ValidationError
 
@@ -25,6 +27,7 @@ from ..services.conflicts import (
     dismissed_mark,
     recently_logged,
     voided_for,
+    voided_in,
 )
 from ..services.entries import record_entry, state_of
 from ..services.events import archive_event, create_event
@@ -129,8 +132,21 @@ def _json_body():
     return data
 
 
+# The character with its event, in one query built once: nearly every answer reads both
+# (open or archived, the settings), and loading the event apart costs three times as much.
+CHARACTER_WITH_EVENT = (
+    select(Character)
+    .join(Character.event)
+    .options(contains_eager(Character.event))
+    .where(Character.id == bindparam("id"))
+)
+
+
 def _character(character_id: int) -> Character:
-    return db.get_or_404(Character, character_id)
+    character = db.session.scalars(CHARACTER_WITH_EVENT, {"id": character_id}).one_or_none()
+    if character is None:
+        abort(404)
+    return character
 
 
 def _at_param():
@@ -464,10 +480,15 @@ def post_entry(character_id: int):
     except rules.RuleError:
         db.session.commit()  # the refusal is kept for the organiser's board, once per id
         raise
+    if recorded.log is not None:  # the whole log was just folded: its conflicts are known
+        voided = voided_in(g.user, character, recorded.log, recorded.snapshot)
+        your_conflicts = [voided_json(v) for v in voided]
+    else:
+        your_conflicts = _your_conflicts(character)
     answer = {
         "entry": recorded.fields,
         "state": recorded.snapshot.to_dict(),
-        "your_conflicts": _your_conflicts(character),
+        "your_conflicts": your_conflicts,
     }
     db.session.commit()
     return jsonify(answer), 201 if recorded.created else 200

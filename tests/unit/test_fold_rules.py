@@ -399,3 +399,28 @@ def test_a_stored_entry_reads_back_as_the_entry_that_was_stored(fields):
 
     original = entry(fields.pop("kind"), 5, **fields)
     assert entry_from_stored(entry_to_dict(original)) == original
+
+
+def test_evolving_a_state_changes_only_the_fields_named_whichever_they_are():
+    import dataclasses
+
+    from larp_app.rules.state import ActiveStatus, State
+
+    t = datetime(2027, 3, 6, 15, 0, tzinfo=UTC)
+    old = State(hp=3, ap=2, energy=1, next_energy_at=t, statuses=(ActiveStatus("paura", t, t),))
+    new_values = {
+        "hp": -1,
+        "ap": 0,
+        "energy": 0,
+        "armour_destroyed": True,
+        "next_energy_at": None,
+        "death_at": t,
+        "died_at": t,
+        "statuses": (),
+        "track": "track",
+    }
+    assert set(new_values) == {f.name for f in dataclasses.fields(State)}
+    for name, value in new_values.items():
+        assert old.evolve(**{name: value}) == dataclasses.replace(old, **{name: value}), name
+    assert old.evolve(**new_values) == State(**new_values)
+    assert old.evolve() == old

@@ -278,3 +278,39 @@ def test_the_settings_form_refuses_a_window_of_no_hours_naming_the_field(app, ev
     answer = post_form(browser, f"/events/{event_id}/settings", form)
     assert answer.status_code == 422
     assert "must be 1–720, got 0" in answer.get_data(as_text=True)
+
+
+def test_an_entrys_answer_tells_its_author_of_their_voided_entries_until_dismissed(
+    client, api, characters
+):
+    victim = characters[0]
+    hit = entry("hit", 120)
+    assert post(client, api["rita"], victim, hit).status_code == 201
+    kill = entry("kill", 300, reason="ambush")  # logged offline before the hit, sent now
+    assert sync(client, api["remo"], queued(victim, kill)).json["results"][0]["status"] == "stored"
+
+    answer = post(client, api["rita"], victim, entry("note", text="dopo"))
+    [told] = answer.json["your_conflicts"]
+    assert (told["id"], told["code"], told["because"]["id"]) == (hit["id"], "dead", kill["id"])
+    assert post(client, api["remo"], victim, entry("note", text="io")).json["your_conflicts"] == []
+
+    assert client.post(f"/api/v1/conflicts/{hit['id']}/dismiss", headers=api["rita"]).status_code
+    answer = post(client, api["rita"], victim, entry("note", text="visto"))
+    assert (answer.status_code, answer.json["your_conflicts"]) == (201, [])
+
+
+def test_an_entrys_answer_tells_of_voided_entries_when_the_log_holds_one_dated_ahead(
+    client, api, characters
+):
+    """A phone's clock a few seconds ahead: its entry is judged at its own instant, and an
+    entry logged earlier still sees it."""
+    victim = characters[1]
+    hit = entry("hit", 120)
+    assert post(client, api["rita"], victim, hit).status_code == 201
+    kill = entry("kill", 300, reason="ambush")
+    assert sync(client, api["remo"], queued(victim, kill)).json["results"][0]["status"] == "stored"
+    assert post(client, api["remo"], victim, entry("note", -8, text="avanti")).status_code == 201
+
+    answer = post(client, api["rita"], victim, entry("note", 30, text="prima"))
+    assert answer.status_code == 201
+    assert [c["id"] for c in answer.json["your_conflicts"]] == [hit["id"]]
