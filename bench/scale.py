@@ -91,14 +91,17 @@ def build_event(uri: str, size: int) -> tuple[int, list[int]]:
     from larp_app import create_app
     from larp_app.extensions import db
     from larp_app.models import Entry
-    from larp_app.services.characters import import_sheets
+    from larp_app.services.characters import MAX_SHEETS, import_sheets
     from larp_app.services.events import create_event
     from larp_app.services.versions import changed
 
     app = create_app({"SQLALCHEMY_DATABASE_URI": uri})
     with app.app_context():
         event = create_event(f"Bench {size}", "ex-nihilo")
-        characters = import_sheets(event, make_sheets(size, str(size)))
+        sheets = make_sheets(size, str(size))
+        characters = []
+        for start in range(0, size, MAX_SHEETS):  # one import takes at most MAX_SHEETS
+            characters += import_sheets(event, sheets[start : start + MAX_SHEETS])
         db.session.flush()
         now = datetime.now(UTC)
         rows = []
