@@ -214,6 +214,8 @@ def measure(port, referee, board_headers, event_id, characters, repeat, workers)
     figures["roster gzip bytes"] = len(gzip.compress(body, 6))
     answer, zipped, _ = api.request("GET", roster_path, headers={"Accept-Encoding": "gzip, br"})
     figures["roster bytes on the wire (br)"] = len(zipped)
+    if answer.status != 200:
+        raise RuntimeError(f"roster: {answer.status} {body[:300]!r}")
     version = json.loads(body)["version"]
 
     deltas, unchanged, unchanged_bytes, entries = [], [], [], []

@@ -62,6 +62,14 @@ class User(db.Model):
     language: Mapped[str | None] = mapped_column(String(5))
 
 
+class RefereeEvent(db.Model):
+    """An event a referee works. A referee with none works every open event."""
+
+    __tablename__ = "referee_event"
+    user_id: Mapped[int] = mapped_column(ForeignKey("user.id"), primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("event.id"), primary_key=True, index=True)
+
+
 class ApiToken(db.Model):
     """An account's API token, kept only as its sha256; revoked, it opens nothing."""
 
