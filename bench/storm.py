@@ -11,9 +11,10 @@ Then ``gunicorn -w 4 -k sync`` on a free port of 127.0.0.1, as ``make run`` serv
 - consoles: each referee's console polls its character's ``/state`` every 2 s with the
   ETag it holds (If-None-Match), as static/js/lib/api.js ``poll`` does (4 s time-out);
 - phones: each referee's phone fetches ``/api/v1/roster`` whole once, at a start spread over
-  the first minute, then every 60 s with the version and ETag it holds (``?since=``,
-  If-None-Match), as static/js/lib/roster.js does (20 s time-out); a page load between two
-  refreshes asks nothing (static/js/lib/netbar.js);
+  the first minute, then at each page load (the scanner, a console: every ``--page-every``
+  s on average, 30) and 60 s after it while the page stays open, each time with the version
+  and ETag it holds (``?since=``, If-None-Match), as static/js/lib/netbar.js and roster.js
+  do (20 s time-out);
 - the board: the organiser's ``board.json`` every 3 s with its ETag (6 s time-out);
 - entries: each referee logs an entry on their character through ``/api/v1/sync`` (the
   phone's outbox), one every ``--entry-every`` seconds on average (20: five a second in all,
@@ -141,7 +142,9 @@ def console(base, token, character, log, stop, rng):
         stop.wait(CONSOLE_SECONDS)
 
 
-def phone(base, token, log, stop, rng, seconds):
+def phone(base, token, log, stop, rng, seconds, page_every):
+    """The roster at each page load (the scanner, a console: every ``page_every`` s on
+    average) and 60 s after it while the page stays open, as static/js/lib/netbar.js."""
     session = requests.Session()
     session.headers["Authorization"] = f"Bearer {token}"
     version = etag = None
@@ -155,7 +158,7 @@ def phone(base, token, log, stop, rng, seconds):
         answer = log.timed(kind, session, "GET", url, headers=headers, timeout=ROSTER_TIMEOUT)
         if answer is not None and answer.status_code == 200:
             version, etag = answer.json()["version"], answer.headers.get("ETag")
-        stop.wait(ROSTER_SECONDS)
+        stop.wait(min(ROSTER_SECONDS, rng.expovariate(1 / page_every)))
 
 
 def board(base, session, event_id, log, stop):
@@ -237,8 +240,9 @@ def run(args) -> None:
         organiser = organiser_cookies(base)
         print(
             f"{args.characters:,} characters × 20 entries; {args.referees} consoles polling every"
-            f" {CONSOLE_SECONDS} s, {args.referees} phones (roster whole once, then every"
-            f" {ROSTER_SECONDS} s as changes), one board every {BOARD_SECONDS} s, an entry per"
+            f" {CONSOLE_SECONDS} s, {args.referees} phones (roster whole once, then as changes at"
+            f" each page load, every {args.page_every:g} s on average, and {ROSTER_SECONDS} s"
+            " after it), one board every {BOARD_SECONDS} s, an entry per"
             f" referee every {args.entry_every:g} s on average; {args.seconds} s"
         )
         print(f"gunicorn -w {args.workers} -k sync, SQLite (WAL); cores: {os.cpu_count()}")
@@ -248,7 +252,7 @@ def run(args) -> None:
         cpu_before, started = cpu_seconds(pids), time.monotonic()
         log = Log(started)
         threads = [threading.Thread(target=board, args=(base, organiser, event_id, log, stop))]
-        every = args.entry_every
+        every, pages = args.entry_every, args.page_every
         for n, token in enumerate(tokens):
             character = characters[(n * 7919) % len(characters)]
             seeds = [rng.random() for _ in range(3)]
@@ -259,7 +263,7 @@ def run(args) -> None:
                 ),
                 threading.Thread(
                     target=phone,
-                    args=(base, token, log, stop, random.Random(seeds[1]), args.seconds),
+                    args=(base, token, log, stop, random.Random(seeds[1]), args.seconds, pages),
                 ),
                 threading.Thread(
                     target=referee,
@@ -326,6 +330,10 @@ def main() -> None:
         default=20.0,
         help="seconds between a referee's entries, on average (20)",
     )
+    parser.add_argument(
+        "--page-every", type=float, default=30.0,
+        help="seconds between a referee's page loads, on average (30)",
+    )  # fmt: skip
     parser.add_argument("--workers", type=int, default=4, help="gunicorn sync workers (4)")
     args = parser.parse_args()
     if not 1 <= args.characters <= 20_000 or not 1 <= args.referees <= 1000:
