@@ -242,7 +242,8 @@ def run(args) -> None:
             f"{args.characters:,} characters × 20 entries; {args.referees} consoles polling every"
             f" {CONSOLE_SECONDS} s, {args.referees} phones (roster whole once, then as changes at"
             f" each page load, every {args.page_every:g} s on average, and {ROSTER_SECONDS} s"
-            " after it), one board every {BOARD_SECONDS} s, an entry per"
+            " after it), one board every"
+            f" {BOARD_SECONDS} s, an entry per"
             f" referee every {args.entry_every:g} s on average; {args.seconds} s"
         )
         print(f"gunicorn -w {args.workers} -k sync, SQLite (WAL); cores: {os.cpu_count()}")

@@ -123,7 +123,11 @@ class Character(db.Model):
 class Entry(db.Model):
     """One referee action as it arrived; its effect is decided by the fold, never stored."""
 
-    __table_args__ = (UniqueConstraint("client_id", name="uq_entry_client_id"),)
+    __table_args__ = (
+        UniqueConstraint("client_id", name="uq_entry_client_id"),
+        # A referee's recent entries (their conflicts, after each sync): no scan of the log.
+        Index("ix_entry_author_received", "author_id", "received_at"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)  # arrival order
     client_id: Mapped[str] = mapped_column(String(36))

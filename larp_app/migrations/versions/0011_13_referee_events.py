@@ -1,4 +1,4 @@
-"""The events each referee works (none: every open event)
+"""The events each referee works (none: every open event); entries by author and arrival
 
 Revision ID: 7d13a5e0c2f1
 Revises: 4bfa12e7d7b1
@@ -27,9 +27,13 @@ def upgrade():
     )
     with op.batch_alter_table('referee_event', schema=None) as batch_op:
         batch_op.create_index(batch_op.f('ix_referee_event_event_id'), ['event_id'], unique=False)
+    with op.batch_alter_table('entry', schema=None) as batch_op:
+        batch_op.create_index('ix_entry_author_received', ['author_id', 'received_at'], unique=False)
 
 
 def downgrade():
+    with op.batch_alter_table('entry', schema=None) as batch_op:
+        batch_op.drop_index('ix_entry_author_received')
     with op.batch_alter_table('referee_event', schema=None) as batch_op:
         batch_op.drop_index(batch_op.f('ix_referee_event_event_id'))
     op.drop_table('referee_event')
