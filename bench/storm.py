@@ -251,6 +251,7 @@ def run(args) -> None:
         rng = random.Random(13)
         pids = server_pids(proc.pid)
         cpu_before, started = cpu_seconds(pids), time.monotonic()
+        client_before = sum(os.times()[:2])
         log = Log(started)
         threads = [threading.Thread(target=board, args=(base, organiser, event_id, log, stop))]
         every, pages = args.entry_every, args.page_every
@@ -280,6 +281,7 @@ def run(args) -> None:
                 warm_cpu = (cpu_seconds(server_pids(proc.pid)), time.monotonic())
             time.sleep(0.2)
         cpu_after, ended = cpu_seconds(server_pids(proc.pid)), time.monotonic()
+        client_cores = (sum(os.times()[:2]) - client_before) / (ended - started)
         stop.set()
         for thread in threads:
             thread.join(timeout=30)
@@ -299,7 +301,7 @@ def run(args) -> None:
         print(f"client time-outs: {timeouts}   connection errors or 5xx: {errors}")
         print(f"entries sent: {asked}   stored: {stored}")
         warm = f"; after the first {WARM_AFTER} s: {warm_cores:.2f}" if warm_cores else ""
-        print(f"server CPU: {cores:.2f} cores{warm}")
+        print(f"server CPU: {cores:.2f} cores{warm}   (this client: {client_cores:.2f} cores)")
         print("targets (issue):")
         for kind, target in TARGETS.items():
             print(
