@@ -57,6 +57,7 @@ from entries import (
     flask_cli,
     free_port,
     load_text,
+    machine_busy_seconds,
     server_pids,
     start_server,
     stop_server,
@@ -251,7 +252,7 @@ def run(args) -> None:
         rng = random.Random(13)
         pids = server_pids(proc.pid)
         cpu_before, started = cpu_seconds(pids), time.monotonic()
-        client_before = sum(os.times()[:2])
+        client_before, machine_before = sum(os.times()[:2]), machine_busy_seconds()
         log = Log(started)
         threads = [threading.Thread(target=board, args=(base, organiser, event_id, log, stop))]
         every, pages = args.entry_every, args.page_every
@@ -282,6 +283,7 @@ def run(args) -> None:
             time.sleep(0.2)
         cpu_after, ended = cpu_seconds(server_pids(proc.pid)), time.monotonic()
         client_cores = (sum(os.times()[:2]) - client_before) / (ended - started)
+        machine_after = machine_busy_seconds()
         stop.set()
         for thread in threads:
             thread.join(timeout=30)
@@ -302,6 +304,18 @@ def run(args) -> None:
         print(f"entries sent: {asked}   stored: {stored}")
         warm = f"; after the first {WARM_AFTER} s: {warm_cores:.2f}" if warm_cores else ""
         print(f"server CPU: {cores:.2f} cores{warm}   (this client: {client_cores:.2f} cores)")
+        if machine_before is not None and machine_after is not None:
+            busy = (machine_after - machine_before) / (ended - started)
+            others = busy - cores - client_cores
+            print(
+                f"machine: {busy:.2f} of {os.cpu_count()} cores busy during the run,"
+                f" {max(others, 0):.2f} of them other work's"
+                + (
+                    ": the server waited for CPU, every latency is pessimistic"
+                    if others > 0.3
+                    else ""
+                )
+            )
         print("targets (issue):")
         for kind, target in TARGETS.items():
             print(
