@@ -11,8 +11,8 @@ and restored, spread over the last three hours) inserted straight into the log. 
 built one after the other in the same database, so the largest is measured with every smaller
 one beside it. Then ``gunicorn -w 4 -k sync`` serves it on 127.0.0.1, and for each event:
 
-- roster: ``GET /api/v1/roster?event=ID`` whole (cold: a worker's first, after it built its
-  views at start, gunicorn.conf.py; warm: the median of the next ones), its size as sent and gzipped and brotli'd; a delta after one entry
+- roster: ``GET /api/v1/roster?event=ID`` whole (cold: a worker's first; warm: the median
+  of the next ones), its size as sent and gzipped and brotli'd; a delta after one entry
   (``?since=``), and an unchanged refresh (``?since=`` with If-None-Match: a 304);
 - board: the organiser's ``board.json`` (warm), a poll after one entry, an unchanged poll;
 - state: one character's ``/state``, and its 304;
