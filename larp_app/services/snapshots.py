@@ -27,13 +27,11 @@ import heapq
 import json
 import threading
 from collections import OrderedDict, defaultdict
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
 from flask import current_app
 from sqlalchemy import select
-from sqlalchemy.exc import SQLAlchemyError
 
 from .. import rules
 from ..extensions import db
@@ -223,7 +221,6 @@ class Snapshots:
         self.contexts: OrderedDict[int, tuple[int, str, rules.Context]] = OrderedDict()
         self.kept_contexts = kept_contexts
         self.lock = threading.RLock()  # for a threaded server; gunicorn's sync workers: one
-        self.progress: Callable[[], object] | None = None  # told after each chunk built
 
     # Parsed sheets: a few, the most recently used.
     def _context(
@@ -308,8 +305,6 @@ class Snapshots:
             for character in chunk:
                 self._place(view, character, settings, key, logs.get(character.id, []), now)
             del chunk, logs
-            if self.progress is not None:
-                self.progress()
         heapq.heapify(view.due)
         view.latest = max(
             (r.record.stamp for r in view.rows.values() if r.record.stamp), default=None
@@ -395,29 +390,6 @@ class Snapshots:
 def snapshots() -> Snapshots:
     """This worker's records and views (a cache: dropping it changes no answer)."""
     return current_app.extensions.setdefault("larp_snapshots", Snapshots())
-
-
-def warm(app, progress: Callable[[], object] | None = None) -> None:
-    """Build this worker's views of the open events before its first request (gunicorn's
-    ``post_worker_init``, gunicorn.conf.py), so that no phone's roster or board waits for
-    a build. ``progress`` is told after each chunk (gunicorn's heartbeat). A database not
-    reachable or not migrated yet is no error: the first request builds instead."""
-    if "sqlalchemy" not in getattr(app, "extensions", {}):
-        return  # another app (the trust page)
-    from .clock import now_utc
-
-    with app.app_context():
-        kept = snapshots()
-        kept.progress = progress
-        try:
-            open_events = select(Event).where(Event.archived_at.is_(None)).order_by(Event.id)
-            for event in db.session.scalars(open_events).all():
-                kept.view(event, now_utc())
-        except SQLAlchemyError as exc:
-            app.logger.warning("views not built at start: %s", exc)
-        finally:
-            kept.progress = None
-            db.session.remove()
 
 
 def state_of(character: Character, at: datetime) -> rules.Snapshot:

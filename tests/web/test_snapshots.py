@@ -172,24 +172,3 @@ def test_a_worker_that_keeps_one_parsed_sheet_answers_as_the_full_fold(ctx, logs
             expected = full_fold(character, instant_)
             del expected["at"]
             assert record.state_json == expected
-
-
-def test_a_worker_warmed_at_start_holds_every_open_events_view_and_the_same_states(app, ctx):
-    from larp_app.services.events import archive_event
-    from larp_app.services.snapshots import warm
-
-    event = ctx
-    character = new_character(event)
-    old = create_event("Ieri", "ex-nihilo")
-    db.session.commit()
-    archive_event(old, True)
-    db.session.commit()
-    told = []
-    warm(app, progress=lambda: told.append(1))
-    kept = snapshots()
-    assert set(kept.views) == {event.id}  # the archived one is built only when asked
-    assert told  # gunicorn's heartbeat was told while it built
-    view = kept.views[event.id]
-    expected = full_fold(character, view.at)
-    del expected["at"]
-    assert view.rows[character.id].record.state_json == expected
