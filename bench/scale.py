@@ -91,14 +91,17 @@ def build_event(uri: str, size: int) -> tuple[int, list[int]]:
     from larp_app import create_app
     from larp_app.extensions import db
     from larp_app.models import Entry
-    from larp_app.services.characters import import_sheets
+    from larp_app.services.characters import MAX_SHEETS, import_sheets
     from larp_app.services.events import create_event
     from larp_app.services.versions import changed
 
     app = create_app({"SQLALCHEMY_DATABASE_URI": uri})
     with app.app_context():
         event = create_event(f"Bench {size}", "ex-nihilo")
-        characters = import_sheets(event, make_sheets(size, str(size)))
+        sheets = make_sheets(size, str(size))
+        characters = []
+        for start in range(0, size, MAX_SHEETS):  # one import takes at most MAX_SHEETS
+            characters += import_sheets(event, sheets[start : start + MAX_SHEETS])
         db.session.flush()
         now = datetime.now(UTC)
         rows = []
@@ -211,6 +214,8 @@ def measure(port, referee, board_headers, event_id, characters, repeat, workers)
     figures["roster gzip bytes"] = len(gzip.compress(body, 6))
     answer, zipped, _ = api.request("GET", roster_path, headers={"Accept-Encoding": "gzip, br"})
     figures["roster bytes on the wire (br)"] = len(zipped)
+    if answer.status != 200:
+        raise RuntimeError(f"roster: {answer.status} {body[:300]!r}")
     version = json.loads(body)["version"]
 
     deltas, unchanged, unchanged_bytes, entries = [], [], [], []

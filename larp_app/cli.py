@@ -12,7 +12,7 @@ import click
 from flask import Flask, current_app
 from flask.cli import AppGroup, with_appcontext
 
-from . import rules, tls
+from . import rules
 from .badges import LAYOUTS, PAPERS
 from .extensions import db
 from .messages import badge_labels, problem_message, refusal_message
@@ -429,6 +429,8 @@ def badges_print_command(event_id, out, layout, paper, faction, only_new, base_u
     base = base_url or current_app.config.get("PUBLIC_BASE_URL")
     if not base:  # the address `make run` prints, where phones reach this laptop
         port = int(os.environ.get("PORT") or 5000)
+        from . import tls  # (cryptography: loaded only by the commands that need it)
+
         base = tls.laptop_base_url(current_app, port)
         click.echo(f"QR codes point at {base} (--base-url to change)")
     printed = print_badges(
@@ -501,6 +503,8 @@ def tls_init_command(names: tuple[str, ...], addresses: tuple[str, ...], keep: b
 
     Run it again after the laptop changes network, or yearly: phones keep the authority.
     """
+    from . import tls
+
     files = tls.tls_files(current_app)
     all_names = [*tls.default_names(), *names]
     all_addresses = [*tls.lan_addresses(), "127.0.0.1", *addresses]

@@ -58,6 +58,9 @@ PROBLEMS = {
 }
 
 REFUSALS = {
+    "not_your_event": _l(
+        "you do not work the event {event}: an organiser assigns referees to events"
+    ),
     "dead": _l("the character is dead"),
     "not_dying": _l("only a dying character can be given the coup de grâce"),
     "not_dead": _l("only a dead character can be revived"),

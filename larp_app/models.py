@@ -62,6 +62,14 @@ class User(db.Model):
     language: Mapped[str | None] = mapped_column(String(5))
 
 
+class RefereeEvent(db.Model):
+    """An event a referee works. A referee with none works every open event."""
+
+    __tablename__ = "referee_event"
+    user_id: Mapped[int] = mapped_column(ForeignKey("user.id"), primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("event.id"), primary_key=True, index=True)
+
+
 class ApiToken(db.Model):
     """An account's API token, kept only as its sha256; revoked, it opens nothing."""
 
@@ -118,7 +126,11 @@ class Character(db.Model):
 class Entry(db.Model):
     """One referee action as it arrived; its effect is decided by the fold, never stored."""
 
-    __table_args__ = (UniqueConstraint("client_id", name="uq_entry_client_id"),)
+    __table_args__ = (
+        UniqueConstraint("client_id", name="uq_entry_client_id"),
+        # A referee's recent entries (their conflicts, after each sync): no scan of the log.
+        Index("ix_entry_author_received", "author_id", "received_at"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)  # arrival order
     client_id: Mapped[str] = mapped_column(String(36))

@@ -24,8 +24,8 @@ from PIL import Image, ImageDraw, ImageFont, features
 from qrcode.constants import ERROR_CORRECT_Q
 
 from .face import BLACK, BadgeFace, rgb, text_colour_on
+from .layouts import CARD_H, CARD_W  # CR80, in mm
 
-CARD_W, CARD_H = 85.6, 54.0  # CR80, in mm
 MM_PER_INCH = 25.4
 
 FONT_FILES = {False: font_lato.font_files["Lato"], True: font_lato.font_files["LatoBold"]}

@@ -19,8 +19,9 @@ from fpdf import FPDF
 from fpdf.drawing_primitives import Transform
 from fpdf.enums import RenderStyle
 
-from .card import CARD_H, CARD_W, FONT_FILES, MM_PER_INCH, QUIET_ZONE, Code, Fill, Words, layout
+from .card import FONT_FILES, MM_PER_INCH, QUIET_ZONE, Code, Fill, Words, layout
 from .face import BadgeFace
+from .layouts import CARD_H, CARD_W, LAYOUTS, PAPERS, Paper, SheetLayout
 
 PT_PER_MM = 72 / MM_PER_INCH
 BORDER_WIDTH = 0.15  # mm; thin enough to vanish in the cut
@@ -28,40 +29,6 @@ BORDER_GREY = 150
 CROP_GAP = 1.5  # mm between the cards and a crop mark
 CROP_LENGTH = 6.0
 CROP_WIDTH = 0.2
-
-
-@dataclass(frozen=True)
-class Paper:
-    title: str
-    width: float  # mm, portrait
-    height: float
-
-
-@dataclass(frozen=True)
-class SheetLayout:
-    title: str
-    cols: int
-    rows: int
-    cell: tuple[float, float]  # mm: the paper size each card is cut from; shrunk to fit a page
-    padding: float  # mm of white kept around the card inside its cell
-    turned: bool  # the card turned a quarter, to fill a portrait cell
-    crop_marks: bool
-
-    @property
-    def per_page(self) -> int:
-        return self.cols * self.rows
-
-
-PAPERS = {
-    "a4": Paper("A4", 210.0, 297.0),
-    "letter": Paper("US Letter", 215.9, 279.4),
-}
-
-LAYOUTS = {
-    "cr80-10up": SheetLayout("CR80 cards, 10 a sheet", 2, 5, (CARD_W, CARD_H), 0.0, False, True),
-    "a7-8up": SheetLayout("A7, 8 a sheet", 2, 4, (105.0, 74.0), 5.0, False, False),
-    "a6-4up": SheetLayout("A6, 4 a sheet", 2, 2, (105.0, 148.0), 5.0, True, False),
-}
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,8 @@ from flask import Flask, current_app
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 
-from ..badges import LAYOUTS, PAPERS, BadgeFace, write_sheets
+from .. import badges as badge_art
+from ..badges import LAYOUTS, PAPERS, BadgeFace
 from ..extensions import db
 from ..models import Character, Event, PrintJob
 from .badges import active_badge, ensure_badges, issued_elsewhere, scan_url, status_url
@@ -124,7 +125,7 @@ def print_badges(
         for character in characters:
             yield badge_face(character, base, labels)
 
-    write_sheets(
+    badge_art.write_sheets(
         faces(),
         out,
         layout=layout,

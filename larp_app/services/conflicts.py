@@ -17,6 +17,7 @@ from .. import rules
 from ..extensions import db
 from ..models import Character, DismissedConflict, Entry, User
 from .entries import judged_state, log_of
+from .snapshots import snapshots
 
 # A referee is told about their entries on the characters they logged for this recently.
 RECENT = timedelta(hours=24)
@@ -46,6 +47,9 @@ def cause_of(log: list[rules.Entry], index: int) -> rules.Entry | None:
 
 def voided_entries(character: Character, now: datetime) -> list[Voided]:
     """The character's stored entries that the fold does not count, with their causes."""
+    if not snapshots().record(character).folded.conflicts:
+        # The kept fold judged every entry: with none refused, no log need be read.
+        return []
     log = log_of(character)
     return _voided(character, log, judged_state(character, now, log))
 

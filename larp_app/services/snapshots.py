@@ -8,6 +8,12 @@ cheap. An entry, a new sheet or new settings raise the character's version
 cache: dropping every one changes no answer (tests/web/test_snapshots.py proves it against
 the full fold).
 
+A record is compact: the fold's state and the answer's data, never the character's whole
+sheet. The sheet (with what only its rule system reads) is parsed again from the stored
+larp sheet when a fold or a step in time needs it; a few hundred parsed ones are kept, the
+most recently used (a 5,000-character event would otherwise hold every sheet in every
+worker).
+
 An event's *view* keeps every character's record and its state at the instant last asked,
 with the next instant at which time alone changes each (energy back, a status over, a
 countdown's end). Bringing a view up to date reads only the characters whose version grew
@@ -20,8 +26,8 @@ from __future__ import annotations
 import heapq
 import json
 import threading
-from collections import defaultdict
-from dataclasses import dataclass, field
+from collections import OrderedDict, defaultdict
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
 from flask import current_app
@@ -34,7 +40,8 @@ from .events import event_settings
 from .logs import log_of
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-BUILD_CHUNK = 500  # characters whose logs are read at once when a view is built
+BUILD_CHUNK = 500  # characters whose sheets and logs are read at once when a view is built
+KEPT_CONTEXTS = 512  # parsed sheets kept per worker, the most recently used
 
 
 # --- tokens ---------------------------------------------------------------------------------
@@ -70,13 +77,18 @@ def settings_key(event: Event) -> str:
     return json.dumps(event.settings or {}, sort_keys=True)
 
 
+def slim(sheet: rules.LarpSheet) -> rules.LarpSheet:
+    """The sheet's common figures alone (what a kept snapshot shows: the maxima)."""
+    return rules.LarpSheet(**{key: getattr(sheet, key) for key in rules.sheet.CORE_KEYS})
+
+
 @dataclass
 class Record:
     """A character's log folded once, and its state at the view's instant."""
 
     version: int
     settings: str
-    ctx: rules.Context
+    sheet: rules.LarpSheet  # slim: the common figures
     folded: rules.Folded
     conflict_entries: dict[str, rules.Entry]  # the entries the fold refused, by id
     snapshot: rules.Snapshot | None = None  # at the view's instant
@@ -85,37 +97,35 @@ class Record:
     state_json: dict | None = None  # the snapshot as data, without its instant
     html: dict[str, str] = field(default_factory=dict)  # board rows, by locale
 
-    def at(self, now: datetime, log: list[rules.Entry] | None = None) -> None:
+    def at(self, ctx: rules.Context, now: datetime, log: list[rules.Entry] | None = None) -> None:
         """Advance to ``now``; an entry dated later (a phone's clock) needs the log again."""
         last = self.folded.last_at
         if last is None or last <= now:
-            self.snapshot = rules.snapshot_at(self.folded, self.ctx, now)
-            self.stamp = rules.last_change(self.folded, self.ctx, now)
-            due = rules.next_change(self.snapshot.state, self.ctx)
+            snapshot = rules.snapshot_at(self.folded, ctx, now)
+            self.stamp = rules.last_change(self.folded, ctx, now)
+            due = rules.next_change(snapshot.state, ctx)
             self.due = None if due is None else max(due, now + rules.fold.TICK)
         else:
-            self.snapshot = rules.snapshot_at(rules.fold_log(self.ctx, log, now), self.ctx, now)
+            snapshot = rules.snapshot_at(rules.fold_log(ctx, log, now), ctx, now)
             self.stamp = now  # said changed: the client asks again; rare and brief
-            due = rules.next_change(self.snapshot.state, self.ctx)
+            due = rules.next_change(snapshot.state, ctx)
             self.due = min(
                 [e.at for e in log if e.at > now]
                 + ([] if due is None else [max(due, now + rules.fold.TICK)])
             )
+        self.snapshot = replace(snapshot, sheet=self.sheet)  # kept without the whole sheet
         self.state_json = self.snapshot.to_dict()
         del self.state_json["at"]
         self.html.clear()
 
 
-def fold_record(
-    character: Character, settings: rules.Settings, key: str, log: list[rules.Entry]
-) -> Record:
-    ctx = rules.Context.of(rules.LarpSheet.from_dict(character.larp), settings)
+def fold_record(ctx: rules.Context, version: int, key: str, log: list[rules.Entry]) -> Record:
     folded = rules.fold_log(ctx, log)
     refused = {c.id for c in folded.conflicts}
     return Record(
-        version=character.version,
+        version=version,
         settings=key,
-        ctx=ctx,
+        sheet=slim(ctx.sheet),
         folded=folded,
         conflict_entries={e.id: e for e in log if e.id in refused},
     )
@@ -203,12 +213,37 @@ def _logs(character_ids: list[int] | None, event_id: int) -> dict[int, list[rule
 
 
 class Snapshots:
-    """A worker's records, by character id, and views, by event id."""
+    """A worker's records, by character id; views, by event id; a few parsed sheets."""
 
-    def __init__(self):
+    def __init__(self, kept_contexts: int = KEPT_CONTEXTS):
         self.records: dict[int, Record] = {}
         self.views: dict[int, View] = {}
+        # (character id) -> (version, settings key, context): the most recently used last
+        self.contexts: OrderedDict[int, tuple[int, str, rules.Context]] = OrderedDict()
+        self.kept_contexts = kept_contexts
         self.lock = threading.RLock()  # for a threaded server; gunicorn's sync workers: one
+
+    # Parsed sheets: a few, the most recently used.
+    def _context(
+        self, character_id: int, version: int, key: str, larp: dict, settings: rules.Settings
+    ) -> rules.Context:
+        kept = self.contexts.get(character_id)
+        if kept is not None and kept[0] == version and kept[1] == key:
+            self.contexts.move_to_end(character_id)
+            return kept[2]
+        ctx = rules.Context.of(rules.LarpSheet.from_dict(larp), settings)
+        self.contexts[character_id] = (version, key, ctx)
+        self.contexts.move_to_end(character_id)
+        while len(self.contexts) > self.kept_contexts:
+            self.contexts.popitem(last=False)
+        return ctx
+
+    def context(self, character: Character) -> rules.Context:
+        event = character.event
+        return self._context(
+            character.id, character.version, settings_key(event), character.larp,
+            event_settings(event),
+        )  # fmt: skip
 
     # One character (a console's poll, the player's page, an entry's answer).
     def record(self, character: Character) -> Record:
@@ -221,9 +256,9 @@ class Snapshots:
         return record
 
     def _fold(self, character: Character) -> Record:
-        event = character.event
-        key = settings_key(event)
-        record = fold_record(character, event_settings(event), key, log_of(character))
+        key = settings_key(character.event)
+        ctx = self.context(character)
+        record = fold_record(ctx, character.version, key, log_of(character))
         self.records[character.id] = record
         return record
 
@@ -242,19 +277,22 @@ class Snapshots:
         else:
             if version != view.version:
                 self._reread(view, event, key, version, now)
-            self._advance(view, now)
+            self._advance(view, event, key, now)
         return view
 
     def _build(self, event: Event, key: str, version: int, now: datetime) -> View:
         settings = event_settings(event)
-        found = db.session.execute(
-            select(*CHARACTER_COLUMNS).where(Character.event_id == event.id)
+        self.views.pop(event.id, None)  # the old one's rows go before the new ones come
+        ids = db.session.scalars(
+            select(Character.id).where(Character.event_id == event.id).order_by(Character.id)
         ).all()
         view = View(event.id, version, key, now, {}, [])
-        # A few hundred characters' logs at a time: a worker never holds a whole event's
-        # entries at once (only each character's fold is kept).
-        for start in range(0, len(found), BUILD_CHUNK):
-            chunk = found[start : start + BUILD_CHUNK]
+        # A few hundred characters at a time, streamed: a worker never holds a whole event's
+        # sheets or entries at once (only each character's compact record is kept).
+        for start in range(0, len(ids), BUILD_CHUNK):
+            chunk = db.session.execute(
+                select(*CHARACTER_COLUMNS).where(Character.id.in_(ids[start : start + BUILD_CHUNK]))
+            ).all()
             stale = [
                 c.id
                 for c in chunk
@@ -265,6 +303,7 @@ class Snapshots:
             logs = _logs(stale, event.id) if stale else {}
             for character in chunk:
                 self._place(view, character, settings, key, logs.get(character.id, []), now)
+            del chunk, logs
         heapq.heapify(view.due)
         view.latest = max(
             (r.record.stamp for r in view.rows.values() if r.record.stamp), default=None
@@ -273,13 +312,14 @@ class Snapshots:
         return view
 
     def _place(self, view, character, settings, key, log, now) -> Row:
+        ctx = self._context(character.id, character.version, key, character.larp, settings)
         record = self.records.get(character.id)
         if record is None or record.version != character.version or record.settings != key:
-            record = fold_record(character, settings, key, log)
+            record = fold_record(ctx, character.version, key, log)
             self.records[character.id] = record
         elif record.folded.last_at is not None and record.folded.last_at > now and not log:
             log = _logs([character.id], view.event_id).get(character.id, [])  # needed: rare
-        record.at(now, log)
+        record.at(ctx, now, log)
         row = Row(
             character.id,
             character.version,
@@ -310,21 +350,39 @@ class Snapshots:
             view.latest = max(filter(None, (view.latest, row.record.stamp)), default=None)
         view.version = version
 
-    def _advance(self, view: View, now: datetime) -> None:
+    def _advance(self, view: View, event: Event, key: str, now: datetime) -> None:
         """Advance the rows whose next change is due by ``now``; the rest stay as they are."""
+        due_ids = []
         while view.due and view.due[0][0] <= now:
             due, character_id = heapq.heappop(view.due)
             row = view.rows.get(character_id)
-            if row is None or row.record.due != due:
-                continue  # a stale reminder: the row was folded again since
-            record = row.record
-            log = None
-            if record.folded.last_at is not None and record.folded.last_at > now:
-                log = log_of(db.session.get(Character, character_id))
-            record.at(now, log)
-            if record.due is not None:
-                heapq.heappush(view.due, (record.due, character_id))
-            view.latest = max(filter(None, (view.latest, record.stamp)), default=None)
+            if row is not None and row.record.due == due:
+                due_ids.append(character_id)  # (else a stale reminder: folded again since)
+        if due_ids:
+            settings = event_settings(event)
+            for start in range(0, len(due_ids), BUILD_CHUNK):
+                chunk = due_ids[start : start + BUILD_CHUNK]
+                larps = dict(
+                    db.session.execute(
+                        select(Character.id, Character.larp).where(Character.id.in_(chunk))
+                    ).all()
+                )
+                later = [
+                    i
+                    for i in chunk
+                    if (last := view.rows[i].record.folded.last_at) is not None and last > now
+                ]
+                logs = _logs(later, event.id) if later else {}
+                for character_id in chunk:
+                    row = view.rows[character_id]
+                    ctx = self._context(
+                        character_id, row.version, key, larps[character_id], settings
+                    )
+                    record = row.record
+                    record.at(ctx, now, logs.get(character_id) if character_id in later else None)
+                    if record.due is not None:
+                        heapq.heappush(view.due, (record.due, character_id))
+                    view.latest = max(filter(None, (view.latest, record.stamp)), default=None)
         view.at = now
 
 
@@ -336,18 +394,21 @@ def snapshots() -> Snapshots:
 def state_of(character: Character, at: datetime) -> rules.Snapshot:
     """The character's state at ``at``: its record advanced, or, for an instant before its
     last entry, the log folded up to ``at``."""
-    record = snapshots().record(character)
+    kept = snapshots()
+    record = kept.record(character)
+    ctx = kept.context(character)
     if record.folded.last_at is None or at >= record.folded.last_at:
-        return rules.snapshot_at(record.folded, record.ctx, at)
-    return rules.snapshot_at(rules.fold_log(record.ctx, log_of(character), at), record.ctx, at)
+        return rules.snapshot_at(record.folded, ctx, at)
+    return rules.snapshot_at(rules.fold_log(ctx, log_of(character), at), ctx, at)
 
 
 def last_change_of(character: Character, at: datetime) -> datetime | None:
     """The latest instant at or before ``at`` at which the character's state changed."""
-    record = snapshots().record(character)
+    kept = snapshots()
+    record = kept.record(character)
     if record.folded.last_at is not None and record.folded.last_at > at:
         return at
-    return rules.last_change(record.folded, record.ctx, at)
+    return rules.last_change(record.folded, kept.context(character), at)
 
 
 def event_rows(event: Event, now: datetime, since: Since | None = None) -> tuple[View, list[Row]]:

@@ -18,6 +18,7 @@ from .. import rules
 from ..extensions import db
 from ..messages import problem_message, refusal_message
 from ..models import Character, RefusedEntry, User
+from .assignments import works
 from .entries import keep_refusal, record_entry
 
 
@@ -38,6 +39,11 @@ def sync_one(user: User, item: Any) -> dict[str, Any]:
     if character is None:
         return {"id": item.get("id"), "status": "unknown_character"}
     entry = {k: v for k, v in item.items() if k != "character"}
+    if not works(user, character.event):
+        params = {"event": character.event.name}
+        message = refusal_message("not_your_event", params)
+        keep_refusal(character, _kept(entry), user, "not_your_event", params, message)
+        return _refused(item, "not_your_event", message)
     if not rules.may_log(entry.get("kind"), user.role):  # e.g. only organisers revive
         message = refusal_message("only_organisers", {})
         keep_refusal(character, _kept(entry), user, "forbidden", {}, message)

@@ -16,6 +16,7 @@ from .. import rules
 from ..extensions import db
 from ..messages import problem_message, refusal_message
 from ..models import Character, Event
+from ..services.assignments import NotYourEvent, assigned_events, require_event
 from ..services.badges import BadgeRefused, resolve_badge, scan_url, status_url
 from ..services.badges import reissue_badge as reissue_and_commit
 from ..services.character_log import annotated_log
@@ -60,6 +61,12 @@ def _refused(exc: rules.RuleError):
 @bp.errorhandler(HTTPException)
 def _http(exc: HTTPException):
     return http_api_error(exc)
+
+
+@bp.errorhandler(NotYourEvent)
+def _not_your_event(exc: NotYourEvent):
+    message = refusal_message("not_your_event", {"event": exc.event.name})
+    return error(403, "not_your_event", message, {"event": exc.event.id})
 
 
 def _caller():
@@ -143,9 +150,11 @@ CHARACTER_WITH_EVENT = (
 
 
 def _character(character_id: int) -> Character:
+    """The character, refused (403) to a referee who does not work its event."""
     character = db.session.scalars(CHARACTER_WITH_EVENT, {"id": character_id}).one_or_none()
     if character is None:
         abort(404)
+    require_event(g.user, character.event)
     return character
 
 
@@ -191,12 +200,15 @@ def get_badge(presented: str):
         not 0 < event_id <= MAX_ID or db.session.get(Event, event_id) is None
     ):
         raise rules.InvalidInput([rules.Problem("event", "not_found", {"got": event_id})])
+    if event_id is not None:
+        require_event(g.user, db.session.get(Event, event_id))
     try:
         badge = resolve_badge(presented, g.user, event_id)
     except BadgeRefused as refused:
         db.session.commit()  # the refused lookup is kept for the organiser
         return _badge_refused(refused.code)
     character = badge.character
+    require_event(g.user, character.event)
     return jsonify(
         {
             "character": {
@@ -281,6 +293,7 @@ def roster(event_id: int):
     """The event's characters and states; with ``since`` (the ``version`` of an earlier
     answer) only those whose state changed after it, a 304 when none did."""
     event = db.get_or_404(Event, event_id)
+    require_event(g.user, event)
     head = {"id": event.id, "name": event.name, "ruleset": event.ruleset}
     if "at" in request.args:
         at = _at_param()
@@ -506,10 +519,12 @@ def me():
 @bp.get("/roster")
 @requires("organiser", "referee")
 def get_phone_roster():
-    """Everything a referee's phone keeps to scan and log offline (badges hashed).
+    """Everything a referee's phone keeps to scan and log offline (badges hashed), for the
+    events the referee works (services/assignments.py).
 
-    ``event`` (ids, comma-separated) limits it to those events; ``since`` (the ``version`` of
-    an earlier answer) asks for what changed after it: a 304 when nothing did.
+    ``event`` (ids, comma-separated) limits it to those events (403 for one not worked);
+    ``since`` (the ``version`` of an earlier answer) asks for what changed after it: a 304
+    when nothing did.
     """
     locale = str(get_locale())
     events = request.args.get("event")
@@ -521,6 +536,13 @@ def get_phone_roster():
             raise rules.InvalidInput(
                 [rules.Problem("event", "not_int", {"got": events[:40]})]
             ) from None
+    worked = assigned_events(g.user)  # None: every open event
+    if event_ids is None:
+        event_ids = None if worked is None else sorted(worked)
+    elif worked is not None:
+        for event_id in event_ids:
+            if event_id not in worked and (event := db.session.get(Event, event_id)):
+                raise NotYourEvent(event)
     since = request.args.get("since")
     token, data = phone_roster(locale, now_utc(), since, event_ids)
     etag = f"roster.{locale}.{token}"

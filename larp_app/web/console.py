@@ -14,6 +14,7 @@ from flask_babel import get_locale
 
 from ..extensions import db
 from ..models import Character
+from ..services.assignments import works
 from ..services.clock import now_utc
 from ..services.roster import character_kit, event_kit
 from .auth import login_required
@@ -37,7 +38,15 @@ def _page(character: Character | None):
 @bp.get("/console/<int:character_id>")
 @login_required("referee", "organiser")
 def console(character_id: int):
-    return _page(db.get_or_404(Character, character_id))
+    character = db.get_or_404(Character, character_id)
+    if not works(g.user, character.event):
+        return not_your_event(character.event)
+    return _page(character)
+
+
+def not_your_event(event):
+    """The page a referee sees for a character of an event they do not work."""
+    return render_template("referee/not_your_event.html", event=event), 403
 
 
 @bp.get("/console/offline")

@@ -340,8 +340,10 @@ _ROUTES: dict[str, Any] = {
         },
         "/roster": {
             "get": {
-                "summary": "What a referee's phone keeps offline: every event, character and "
-                "state, and the active badges as salted SHA-256 hashes, never their secrets; "
+                "summary": "What a referee's phone keeps offline: every event the referee works "
+                "(those an organiser assigned them to; none assigned: every open event; "
+                "403 not_your_event for an event asked for and not worked), its characters and "
+                "states, and the active badges as salted SHA-256 hashes, never their secrets; "
                 "its version; with since, only the characters changed after it, their badges "
                 "and the revoked badges' hashes to forget",
                 "parameters": [_EVENTS, _SINCE],

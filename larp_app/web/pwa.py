@@ -14,7 +14,6 @@ from pathlib import Path
 
 from flask import Blueprint, Response, current_app, render_template, url_for
 from flask_babel import gettext as _
-from PIL import Image, ImageDraw
 
 from ..vendor import FILES as VENDOR_FILES
 
@@ -124,6 +123,8 @@ def icon(size: int):
 @lru_cache(maxsize=len(ICON_SIZES))
 def icon_png(size: int) -> bytes:
     """A badge with a QR code's three finder squares, inside a maskable icon's safe zone."""
+    from PIL import Image, ImageDraw  # loaded by the worker that draws an icon, once
+
     image = Image.new("RGB", (size, size), THEME)
     draw = ImageDraw.Draw(image)
     unit = size / 10

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, render_template
+from flask import Blueprint, g, render_template
 
 from ..extensions import db
 from ..models import Character, Event
+from ..services.assignments import assigned_events, works
 from ..services.clock import now_utc
 from ..services.entries import state_of
 from .auth import login_required
+from .console import not_your_event
 
 bp = Blueprint("referee", __name__, url_prefix="/referee")
 
@@ -16,14 +18,20 @@ bp = Blueprint("referee", __name__, url_prefix="/referee")
 @bp.get("/")
 @login_required("referee", "organiser")
 def events():
-    rows = db.session.scalars(db.select(Event).order_by(Event.created_at.desc())).all()
-    return render_template("referee/events.html", events=rows)
+    """The events the referee works (every event, for one assigned to none)."""
+    query = db.select(Event).order_by(Event.created_at.desc())
+    worked = assigned_events(g.user)
+    if worked is not None:
+        query = query.where(Event.id.in_(worked))
+    return render_template("referee/events.html", events=db.session.scalars(query).all())
 
 
 @bp.get("/events/<int:event_id>")
 @login_required("referee", "organiser")
 def roster(event_id: int):
     event = db.get_or_404(Event, event_id)
+    if not works(g.user, event):
+        return not_your_event(event)
     now = now_utc()
     characters = db.session.scalars(
         db.select(Character).where(Character.event_id == event.id).order_by(Character.name)

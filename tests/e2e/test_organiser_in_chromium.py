@@ -42,7 +42,8 @@ def test_each_organiser_page_fits_a_360_px_phone_with_48_px_touch_targets(
     phone.goto(live_server + path)
     assert phone.evaluate("document.documentElement.scrollWidth") <= 360
     small = phone.evaluate("""() => [...document.querySelectorAll(
-        'button, select, input:not([type=hidden]):not([type=checkbox]), a.button, .topbar a')]
+        'button, select, input:not([type=hidden]):not([type=checkbox]), a.button, .topbar a,'
+        + 'label.check')]
         .filter(e => e.offsetParent && e.getBoundingClientRect().height < 47.5)
         .map(e => e.outerHTML.slice(0, 80))""")
     assert small == []

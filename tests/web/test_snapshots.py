@@ -150,3 +150,25 @@ def test_what_changed_since_a_version_names_every_character_whose_state_differs(
             assert character.id in named
     if not named:
         assert view.unchanged(token, event.version)
+
+
+@examples
+@given(logs_=st.lists(logs(), min_size=2, max_size=3), asked=st.lists(moments, min_size=2))
+def test_a_worker_that_keeps_one_parsed_sheet_answers_as_the_full_fold(ctx, logs_, asked):
+    """Records keep no sheet: a step in time parses it again, and gives the same state."""
+    event = ctx
+    cast = [new_character(event) for _ in logs_]
+    for character, log in zip(cast, logs_, strict=True):
+        for entry in fresh_ids(log):
+            store(character, entry)
+    db.session.refresh(event)
+    kept = Snapshots(kept_contexts=1)
+    for instant_ in sorted(asked):
+        view = kept.view(event, instant_)
+        assert len(kept.contexts) <= 1
+        for character in cast:
+            record = view.rows[character.id].record
+            assert record.snapshot.sheet.details == {}  # compact: the maxima alone
+            expected = full_fold(character, instant_)
+            del expected["at"]
+            assert record.state_json == expected

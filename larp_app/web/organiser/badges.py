@@ -19,7 +19,8 @@ from flask import (
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
-from ...badges import LAYOUTS, PAPERS, card_png
+from ... import badges as badge_art
+from ...badges import LAYOUTS, PAPERS
 from ...extensions import db
 from ...messages import badge_labels
 from ...models import BadgeLookup, Character, Event, PrintJob
@@ -231,7 +232,7 @@ def badge_png(character_id: int, side: str):
     face = badge_face(character, public_base_url(), badge_labels())
     db.session.commit()
     return Response(
-        card_png(face, side), mimetype="image/png", headers={"Cache-Control": "no-store"}
+        badge_art.card_png(face, side), mimetype="image/png", headers={"Cache-Control": "no-store"}
     )
 
 

@@ -9,7 +9,8 @@ from flask_babel import gettext as _
 
 from ... import rules
 from ...extensions import db
-from ...models import Event
+from ...models import Event, User
+from ...services.assignments import assign_referees, referees_of
 from ...services.characters import factions_of, find_characters
 from ...services.events import change_settings, create_event, shipped_tables
 from ..auth import login_required
@@ -63,7 +64,38 @@ def event(event_id: int):
         factions=factions,
         query=query,
         faction=faction,
+        referees=_referees(),
+        assigned=referees_of(event),
     )
+
+
+def _referees() -> list[User]:
+    return db.session.scalars(
+        db.select(User).where(User.role == "referee", User.active).order_by(User.username)
+    ).all()
+
+
+@bp.post("/events/<int:event_id>/referees")
+@login_required("organiser")
+def assign(event_id: int):
+    """The referees who work the event: exactly those ticked. A referee ticked for no event
+    works every open one."""
+    event = db.get_or_404(Event, event_id)
+    ticked = request.form.getlist("referee")
+    if not all(t.isascii() and t.isdigit() and len(t) < 10 for t in ticked):
+        flash(_("A ticked referee is not a referee: open the page again."), "error")
+        return redirect(url_for("organiser.event", event_id=event.id)), 303
+    # Disabled accounts are not listed: their assignments stay as they were.
+    unlisted = referees_of(event) - {u.id for u in _referees()}
+    try:
+        assign_referees(event, {int(t) for t in ticked} | unlisted)
+    except rules.InvalidInput:
+        db.session.rollback()
+        flash(_("A ticked referee is not a referee: open the page again."), "error")
+        return redirect(url_for("organiser.event", event_id=event.id)), 303
+    db.session.commit()
+    flash(_("Referees of this event saved."), "info")
+    return redirect(url_for("organiser.event", event_id=event.id)), 303
 
 
 def _settings_from_form(form, ruleset: str) -> dict[str, Any]:
