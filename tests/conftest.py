@@ -132,3 +132,14 @@ def client(app):
 def runner(app):
     """Run ``flask <noun> <verb>`` commands against the test app."""
     return app.test_cli_runner()
+
+
+@pytest.fixture
+def toy_ruleset():
+    """The toy rule system of tests/toy_ruleset, known to the app for one test."""
+    from larp_app import rules
+    from tests.toy_ruleset import RULESET
+
+    rules.register(RULESET)
+    yield RULESET
+    rules.unregister(RULESET.key)

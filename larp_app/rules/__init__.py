@@ -17,11 +17,11 @@ from .fold import (
     states_at,
 )
 from .problems import Checker, InvalidInput, Problem, RuleError
-from .registry import get_ruleset, ruleset_keys
+from .registry import get_ruleset, register, ruleset_keys, rulesets, shipped_table, unregister
+from .ruleset import Ruleset
 from .settings import Settings, default_settings, read_settings
 from .sheet import LarpSheet
 from .state import Snapshot
-from .tables import shipped_table
 from .timeutil import format_instant, parse_instant
 
 __all__ = [
@@ -33,6 +33,7 @@ __all__ = [
     "LarpSheet",
     "Problem",
     "RuleError",
+    "Ruleset",
     "Settings",
     "Snapshot",
     "bad_text",
@@ -51,8 +52,10 @@ __all__ = [
     "read_entry",
     "read_log",
     "read_settings",
+    "register",
     "resolve_undos",
     "ruleset_keys",
+    "rulesets",
     "sheet_ruleset",
     "shipped_table",
     "snapshot_at",
@@ -60,4 +63,5 @@ __all__ = [
     "states_at",
     "strict_json_loads",
     "tabletop_values",
+    "unregister",
 ]

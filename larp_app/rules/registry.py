@@ -1,55 +1,65 @@
-"""Rule systems the app knows: each a small entry of tables, sheet reader and wound model."""
+"""The rule systems the app knows, found through Python entry points (group
+``larp_app.rulesets``, each naming a package's ``RULESET``) or handed over by ``register``.
+
+The engine names no rule system: EX Nihilo and Sistema Athkri are packages under
+``larp_app/rulesets/`` declared as entry points in pyproject.toml, like any pip package would be.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+import importlib
+import pkgutil
+from functools import cache
+from importlib.metadata import entry_points
+from typing import Any
 
-from .problems import Checker
-from .tables import TableParser, TableSet
+from .ruleset import Ruleset
 
-if TYPE_CHECKING:
-    from .sheet import LarpSheet
-    from .state import State
+GROUP = "larp_app.rulesets"
+# Where the project's own rule systems live: read only when the installed metadata declares
+# none (a checkout whose .venv predates the entry points), so that the app still starts.
+BUILT_IN = "larp_app.rulesets"
 
-SheetReader = Callable[[Any, TableSet, Checker], "LarpSheet | None"]
-Handler = Callable[..., "State"]
+_registered: dict[str, Ruleset] = {}
 
 
-@dataclass(frozen=True)
-class Ruleset:
-    """What makes a rule system: its tables, how its sheets convert, how wounds work."""
-
-    key: str
-    language: str
-    tables: Mapping[str, TableParser]
-    read_sheet: SheetReader
-    tabletop_values: Callable[[Mapping[str, Any], TableSet], dict[str, Any]]
-    wound_handlers: Mapping[str, Handler]  # entry kind -> handler(state, entry, ctx)
-    wound: Callable[..., str]  # (state, ctx) -> ok | grievous | dying | dead
-    # What time does to wounds (a countdown, saves each turn): state and instant -> state;
-    # it may set died_at (never after the instant), and leaves energy and statuses alone.
-    advance_wounds: Callable[..., State]
-    # What a revive does to the wound track, after the points and death are reset.
-    revived: Callable[..., State] = lambda state, ctx: state
-    catalogue: str = "statuses"  # the table of statuses (conditions) referees apply
-    turn_seconds: float = 1  # a new event's turn, unless its organiser sets another
-    # Ruleset-specific figures added to the state's JSON (thresholds, next save...).
-    describe: Callable[..., dict[str, Any]] = lambda state, ctx: {}
-    # The next instant at which advance_wounds would change the state (a countdown's end, the
-    # next save), or None: (state, ctx) -> datetime | None.
-    next_wound_change: Callable[..., Any] = lambda state, ctx: state.death_at
-    # Rules every larp sheet recalls, each {key, text: {language: text}} in the ruleset's own
-    # language and translated; the console recalls one in its header while the wound is one
-    # of its ``wounds``, or beside the action named ``action``.
-    sheet_rules: tuple[Mapping[str, Any], ...] = ()
+@cache
+def _discovered() -> dict[str, Ruleset]:
+    found = [point.load() for point in entry_points(group=GROUP)]
+    if not found:
+        package = importlib.import_module(BUILT_IN)
+        found = [
+            importlib.import_module(f"{BUILT_IN}.{module.name}").RULESET
+            for module in pkgutil.iter_modules(package.__path__)
+            if module.ispkg
+        ]
+    for ruleset in found:
+        if not isinstance(ruleset, Ruleset):
+            raise TypeError(f"{GROUP} entry point gave {ruleset!r}, not a Ruleset")
+    return {ruleset.key: ruleset for ruleset in found}
 
 
 def _known() -> dict[str, Ruleset]:
-    from . import athkri, ex_nihilo
+    return {**_discovered(), **_registered}
 
-    return {r.key: r for r in (ex_nihilo.RULESET, athkri.RULESET)}
+
+def register(ruleset: Ruleset) -> Ruleset:
+    """Make ``ruleset`` known (a rule system not installed as an entry point, e.g. in tests)."""
+    if not isinstance(ruleset, Ruleset):
+        raise TypeError(f"{ruleset!r} is not a Ruleset")
+    _registered[ruleset.key] = ruleset
+    return ruleset
+
+
+def unregister(key: str) -> None:
+    """Forget a ruleset given to ``register``."""
+    _registered.pop(key, None)
+
+
+def rulesets() -> list[Ruleset]:
+    """Every known ruleset, by key."""
+    known = _known()
+    return [known[key] for key in sorted(known)]
 
 
 def ruleset_keys() -> list[str]:
@@ -59,3 +69,8 @@ def ruleset_keys() -> list[str]:
 def get_ruleset(key: str) -> Ruleset:
     """Return the ruleset named ``key``; KeyError when there is none."""
     return _known()[key]
+
+
+def shipped_table(ruleset: str, name: str) -> Any:
+    """Return a fresh copy of a table file shipped with the ruleset ``ruleset``."""
+    return get_ruleset(ruleset).shipped_table(name)

@@ -100,7 +100,8 @@ def read_settings(raw: Mapping[str, Any] | None, ruleset: str) -> Settings:
         raw, "entry_max_age_hours", "entry_max_age_hours", lo=1, hi=24 * 30, required=False
     )
     overrides = checker.mapping(raw, "tables", "tables", required=False) or {}
-    tables = build_tables(ruleset, get_ruleset(ruleset).tables, overrides, checker)
+    known = get_ruleset(ruleset)
+    tables = build_tables(known.tables, known.shipped_table, overrides, checker)
     checker.raise_if_errors()
     return Settings(
         ruleset=ruleset,

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from functools import cache
-from importlib import resources
 from typing import Any
 
 from .problems import Checker
@@ -29,24 +26,13 @@ class TableSet:
         return self.values[name]
 
 
-@cache
-def _shipped_text(ruleset: str, name: str) -> str:
-    return (
-        resources.files(__package__)
-        .joinpath("data", ruleset, f"{name}.json")
-        .read_text(encoding="utf-8")
-    )
-
-
-def shipped_table(ruleset: str, name: str) -> Any:
-    """Return a fresh copy of a table file shipped with the package."""
-    return json.loads(_shipped_text(ruleset, name))
-
-
 def build_tables(
-    ruleset: str, parsers: Mapping[str, TableParser], overrides: Mapping[str, Any], checker: Checker
+    parsers: Mapping[str, TableParser],
+    shipped: Callable[[str], Any],
+    overrides: Mapping[str, Any],
+    checker: Checker,
 ) -> TableSet:
-    """Parse each table from the event's override or the shipped default."""
+    """Parse each table from the event's override or the shipped default (``shipped(name)``)."""
     for name in overrides:
         if name not in parsers:
             checker.error(f"tables.{name}", "unknown_table", allowed=sorted(parsers))
@@ -56,6 +42,6 @@ def build_tables(
             values[name] = parse(overrides[name], checker, f"tables.{name}")
             sources[name] = EVENT
         else:
-            values[name] = parse(shipped_table(ruleset, name), checker, f"tables.{name}")
+            values[name] = parse(shipped(name), checker, f"tables.{name}")
             sources[name] = HOUSE_DEFAULT
     return TableSet(values=values, sources=sources)

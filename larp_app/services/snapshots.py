@@ -31,6 +31,7 @@ from .. import rules
 from ..extensions import db
 from ..models import Character, Entry, Event
 from .events import event_settings
+from .logs import log_of
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 BUILD_CHUNK = 500  # characters whose logs are read at once when a view is built
@@ -220,8 +221,6 @@ class Snapshots:
         return record
 
     def _fold(self, character: Character) -> Record:
-        from .entries import log_of
-
         event = character.event
         key = settings_key(event)
         record = fold_record(character, event_settings(event), key, log_of(character))
@@ -313,8 +312,6 @@ class Snapshots:
 
     def _advance(self, view: View, now: datetime) -> None:
         """Advance the rows whose next change is due by ``now``; the rest stay as they are."""
-        from .entries import log_of
-
         while view.due and view.due[0][0] <= now:
             due, character_id = heapq.heappop(view.due)
             row = view.rows.get(character_id)
@@ -342,8 +339,6 @@ def state_of(character: Character, at: datetime) -> rules.Snapshot:
     record = snapshots().record(character)
     if record.folded.last_at is None or at >= record.folded.last_at:
         return rules.snapshot_at(record.folded, record.ctx, at)
-    from .entries import log_of
-
     return rules.snapshot_at(rules.fold_log(record.ctx, log_of(character), at), record.ctx, at)
 
 

@@ -3,7 +3,7 @@
 from flask import Flask, render_template
 
 from ..extensions import csrf
-from . import display, health, hygiene, security, transfer, unavailable
+from . import display, health, hygiene, rulesets, security, transfer, unavailable
 
 
 def register(app: Flask) -> None:
@@ -25,6 +25,7 @@ def register(app: Flask) -> None:
     transfer.configure(app)
     display.register(app)
     unavailable.register(app)
+    rulesets.register(app)
     for blueprint in (
         home,
         auth,

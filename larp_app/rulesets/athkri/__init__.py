@@ -11,21 +11,22 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import dice
-from .armour import take_blow
-from .problems import Checker, RuleError
-from .registry import Ruleset
-from .sheet import Advancement, LarpSheet, read_who
-from .state import State
-from .statuses import parse_status_catalogue
-from .tables import TableSet
-from .timeutil import format_instant
+from larp_app.rules import dice
+from larp_app.rules.armour import take_blow
+from larp_app.rules.problems import Checker, RuleError
+from larp_app.rules.ruleset import Ruleset
+from larp_app.rules.sheet import Advancement, LarpSheet, read_who
+from larp_app.rules.state import State
+from larp_app.rules.statuses import parse_status_catalogue
+from larp_app.rules.tables import TableSet
+from larp_app.rules.timeutil import format_instant
 
 if TYPE_CHECKING:
-    from .entries import CheckRoll, CoupDeGrace, DiceRoll, Heal, Hit, Save, StatusOn
-    from .fold import Context
+    from larp_app.rules.entries import CheckRoll, CoupDeGrace, DiceRoll, Heal, Hit, Save, StatusOn
+    from larp_app.rules.fold import Context
 
 KEY = "athkri"
 ATTRIBUTES = ("fisico", "agilidad", "mente", "intuicion", "presencia")
@@ -263,7 +264,7 @@ def _status_sum(state: State, ctx: Context, figure: str) -> int:
 
 def status_on(state: State, entry: StatusOn, ctx: Context) -> State:
     """A condition, as everywhere; Daño continuo also starts dealing its damage each turn."""
-    from .fold import HANDLERS  # the common handler; fold imports no rule system
+    from larp_app.rules.fold import HANDLERS  # the common handler; fold imports no rule system
 
     state = HANDLERS["status_on"](state, entry, ctx)
     if entry.key != ONGOING:
@@ -535,6 +536,7 @@ def describe(state: State, ctx: Context) -> dict[str, Any]:
 
 
 RULESET = Ruleset(
+    package_dir=Path(__file__).resolve().parent,
     key=KEY,
     language="es",
     tables={"conditions": parse_status_catalogue},

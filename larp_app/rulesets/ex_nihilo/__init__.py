@@ -4,19 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .armour import take_blow
-from .problems import Checker, RuleError
-from .registry import Ruleset
-from .sheet import Advancement, LarpSheet, read_who
-from .state import State
-from .statuses import parse_status_catalogue
-from .tables import TableSet
+from larp_app.rules.armour import take_blow
+from larp_app.rules.problems import Checker, RuleError
+from larp_app.rules.ruleset import Ruleset
+from larp_app.rules.sheet import Advancement, LarpSheet, read_who
+from larp_app.rules.state import State
+from larp_app.rules.statuses import parse_status_catalogue
+from larp_app.rules.tables import TableSet
 
 if TYPE_CHECKING:
-    from .entries import CoupDeGrace, Heal, Hit
-    from .fold import Context
+    from larp_app.rules.entries import CoupDeGrace, Heal, Hit
+    from larp_app.rules.fold import Context
 
 KEY = "ex-nihilo"
 ATTRIBUTES = ("corpo", "equilibrio", "mente", "spirito")
@@ -434,6 +435,7 @@ def wound(state: State, ctx: Context) -> str:
 
 
 RULESET = Ruleset(
+    package_dir=Path(__file__).resolve().parent,
     key=KEY,
     language="it",
     tables={

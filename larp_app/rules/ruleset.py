@@ -1,0 +1,75 @@
+"""What the engine knows of a rule system: one interface, filled in by each rule-system package.
+
+A rule system is a package (``larp_app.rulesets.<name>`` in the project, or a pip package of its
+own) that exposes a ``RULESET`` of this class; ``registry`` finds them."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .problems import Checker
+from .tables import TableParser, TableSet
+
+if TYPE_CHECKING:
+    from .sheet import LarpSheet
+    from .state import State
+
+SheetReader = Callable[[Any, TableSet, Checker], "LarpSheet | None"]
+Handler = Callable[..., "State"]
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """What makes a rule system: its tables, how its sheets convert, how wounds work."""
+
+    key: str
+    language: str
+    tables: Mapping[str, TableParser]
+    read_sheet: SheetReader
+    tabletop_values: Callable[[Mapping[str, Any], TableSet], dict[str, Any]]
+    wound_handlers: Mapping[str, Handler]  # entry kind -> handler(state, entry, ctx)
+    wound: Callable[..., str]  # (state, ctx) -> ok | grievous | dying | dead
+    # What time does to wounds (a countdown, saves each turn): state and instant -> state;
+    # it may set died_at (never after the instant), and leaves energy and statuses alone.
+    advance_wounds: Callable[..., State]
+    # What a revive does to the wound track, after the points and death are reset.
+    revived: Callable[..., State] = lambda state, ctx: state
+    catalogue: str = "statuses"  # the table of statuses (conditions) referees apply
+    turn_seconds: float = 1  # a new event's turn, unless its organiser sets another
+    # Ruleset-specific figures added to the state's JSON (thresholds, next save...).
+    describe: Callable[..., dict[str, Any]] = lambda state, ctx: {}
+    # The next instant at which advance_wounds would change the state (a countdown's end, the
+    # next save), or None: (state, ctx) -> datetime | None.
+    next_wound_change: Callable[..., Any] = lambda state, ctx: state.death_at
+    # Rules every larp sheet recalls, each {key, text: {language: text}} in the ruleset's own
+    # language and translated; the console recalls one in its header while the wound is one
+    # of its ``wounds``, or beside the action named ``action``.
+    sheet_rules: tuple[Mapping[str, Any], ...] = ()
+    # The package's folder: data/ (its shipped tables), templates/ (found by the web app as
+    # ``rulesets/<key>/...``: its larp-sheet partial, its settings fields), static/ (served at
+    # /rulesets/<key>/static/...). None for a rule system that ships none of them.
+    package_dir: Path | None = None
+
+    def shipped_table(self, name: str) -> Any:
+        """A fresh copy of the table ``name`` shipped in the package's data/ folder."""
+        if self.package_dir is None:
+            raise KeyError(name)
+        return json.loads(_read_text(self.package_dir / "data" / f"{name}.json"))
+
+    def templates_dir(self) -> Path | None:
+        folder = self.package_dir / "templates" if self.package_dir else None
+        return folder if folder and folder.is_dir() else None
+
+    def static_dir(self) -> Path | None:
+        folder = self.package_dir / "static" if self.package_dir else None
+        return folder if folder and folder.is_dir() else None
+
+
+@cache
+def _read_text(path: Path) -> str:
+    return path.read_text(encoding="utf-8")

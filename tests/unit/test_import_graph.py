@@ -1,0 +1,101 @@
+"""No import loop in larp_app: every import (at the top, in a function or for type checking)
+is an edge, a module importing its own package is not."""
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGE = ROOT / "larp_app"
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def modules() -> dict[str, Path]:
+    return {
+        module_name(path): path
+        for path in PACKAGE.rglob("*.py")
+        if "migrations" not in path.relative_to(PACKAGE).parts
+    }
+
+
+def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
+    is_package = path.name == "__init__.py"
+    package = name.split(".") if is_package else name.split(".")[:-1]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = package[: len(package) - node.level + 1] if node.level else []
+            origin = ".".join(base + ([node.module] if node.module else []))
+            for alias in node.names:
+                child = f"{origin}.{alias.name}"
+                found.add(child if child in known else origin)
+    return {
+        other
+        for other in found
+        if other in known and other != name and not name.startswith(other + ".")
+    }
+
+
+def import_graph() -> dict[str, set[str]]:
+    found = modules()
+    known = set(found)
+    return {name: imports_of(name, path, known) for name, path in found.items()}
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one module (Tarjan)."""
+    index, low, stack, on_stack, found = {}, {}, [], set(), []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for other in sorted(graph[node]):
+            if other not in index:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in on_stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                other = stack.pop()
+                on_stack.discard(other)
+                component.append(other)
+                if other == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_no_module_of_larp_app_takes_part_in_an_import_loop():
+    assert cycles(import_graph()) == []
+
+
+def test_the_loop_finder_sees_a_loop_through_a_function_level_import():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert cycles(graph) == [["a", "b", "c"]]
+
+
+def test_the_engine_names_no_rule_system():
+    graph = import_graph()
+    engine = [
+        name for name in graph if name.startswith("larp_app.rules.") or name == "larp_app.rules"
+    ]
+    assert engine
+    assert [
+        f"{name} imports {other}"
+        for name in engine
+        for other in graph[name]
+        if other.startswith("larp_app.rulesets")
+    ] == []

@@ -1,0 +1,25 @@
+"""A rule-system package's templates and static files reach the web app through its object."""
+
+from flask import render_template
+
+
+def test_a_ruleset_template_is_found_under_its_key(app, toy_ruleset):
+    with app.test_request_context():
+        html = render_template("rulesets/toy/hello.html", name="here")
+    assert '<p class="toy-hello">Toy ruleset here</p>' in html
+
+
+def test_a_ruleset_static_file_is_served_from_its_package(client, toy_ruleset):
+    with client.get("/rulesets/toy/static/toy.js") as answer:
+        assert answer.status_code == 200
+        assert b'export const TOY = "toy";' in answer.data
+
+
+def test_an_unknown_ruleset_or_file_is_not_found(client, toy_ruleset):
+    assert client.get("/rulesets/nobody/static/toy.js").status_code == 404
+    assert client.get("/rulesets/toy/static/missing.js").status_code == 404
+    assert client.get("/rulesets/toy/static/../__init__.py").status_code == 404
+
+
+def test_a_ruleset_without_a_static_folder_serves_nothing(client):
+    assert client.get("/rulesets/athkri/static/fold.js").status_code == 404
