@@ -27,6 +27,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from larp_app import rules
 from larp_app.rules import (
     Context,
     convert_sheet,
@@ -123,6 +124,16 @@ def _athkri_sheet(rng: random.Random):
     return convert_sheet(raw)
 
 
+def _toy_sheet(rng: random.Random):
+    return convert_sheet(
+        {"ruleset": "toy", "player": "Ann", "character": "Bo", "vigour": rng.randint(1, 10)}
+    )
+
+
+def _toy_settings(rng: random.Random):
+    return read_settings({"turn_seconds": rng.choice([1, 2, 0.5])}, "toy")
+
+
 def _ex_nihilo_settings(rng: random.Random):
     return read_settings(
         {
@@ -150,7 +161,7 @@ def _athkri_settings(rng: random.Random):
 
 def _fields(kind: str, rng: random.Random, ctx: Context) -> dict[str, Any]:
     statuses = [*ctx.catalogue, "not_a_status"]
-    big = ctx.sheet.ruleset != "ex-nihilo"  # points in tens, not units
+    big = ctx.sheet.hp_max > 6  # points in tens, not units
     names = [a.name for a in ctx.sheet.advancements] + ["not_an_advancement"]
     if kind == "hit":
         fields = {"damage": rng.choice([1, 1, rng.randint(1, 12 if big else 4)])}
@@ -219,6 +230,7 @@ COMMON = [
 KINDS = {
     "ex-nihilo": [*COMMON, "save"],  # a kind its rule system has not: refused
     "athkri": [*COMMON, *["save"] * 3, "roll", "dice"],
+    "toy": [*COMMON, "save", "dice"],
 }
 
 
@@ -303,11 +315,38 @@ def _format(at: datetime) -> str:
 MAKERS: dict[str, tuple[Callable, Callable]] = {
     "ex-nihilo": (_ex_nihilo_sheet, _ex_nihilo_settings),
     "athkri": (_athkri_sheet, _athkri_settings),
+    "toy": (_toy_sheet, _toy_settings),  # issue #12's rule system that lives in the tests
 }
+
+
+@contextmanager
+def known_rulesets():
+    """Every rule system the vectors cover known to the engine (the toy one for a while)."""
+    from tests.toy_ruleset import RULESET as TOY
+
+    added = TOY.key not in rules.ruleset_keys()
+    if added:
+        rules.register(TOY)
+    try:
+        yield
+    finally:
+        if added:
+            rules.unregister(TOY.key)
+
+
+def phone_fold(ruleset: str) -> Path:
+    """A rule system's phone fold: fold.js in its package's static files."""
+    with known_rulesets():
+        return rules.get_ruleset(ruleset).static_dir() / "fold.js"
 
 
 def vectors(ruleset: str, count: int = COUNT, seed: int = SEED) -> list[dict[str, Any]]:
     """``count`` vectors for ``ruleset``, the same for the same seed."""
+    with known_rulesets():
+        return _vectors(ruleset, count, seed)
+
+
+def _vectors(ruleset: str, count: int, seed: int) -> list[dict[str, Any]]:
     rng = random.Random(f"{seed}:{ruleset}")
     make_sheet, make_settings = MAKERS[ruleset]
     out = []

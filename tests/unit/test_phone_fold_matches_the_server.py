@@ -20,11 +20,6 @@ RUNNER = ROOT / "tests" / "js" / "run_vectors.mjs"
 NODE = shutil.which("node") or "/usr/bin/node"
 
 
-def ruleset_fold(ruleset: str) -> Path:
-    """A rule system's phone fold, in its package's static files."""
-    return ROOT / "larp_app" / "rulesets" / ruleset.replace("-", "_") / "static" / "fold.js"
-
-
 def run_vectors(path: Path, module: Path) -> subprocess.CompletedProcess:
     return subprocess.run(
         [NODE, "--no-warnings", str(RUNNER), str(path), str(module)],
@@ -38,7 +33,7 @@ def run_vectors(path: Path, module: Path) -> subprocess.CompletedProcess:
 def test_the_phone_fold_reproduces_every_state_of_the_server_fold(ruleset, tmp_path):
     path = tmp_path / f"{ruleset}.json"
     path.write_text(vectors.json.dumps(vectors.vectors(ruleset)), encoding="utf-8")
-    done = run_vectors(path, ruleset_fold(ruleset))
+    done = run_vectors(path, vectors.phone_fold(ruleset))
     assert done.returncode == 0, done.stdout[:4000] + done.stderr[:2000]
     assert "states reproduced" in done.stdout
 
@@ -55,7 +50,7 @@ def test_a_different_fold_on_the_phone_is_caught(tmp_path):
     path = tmp_path / "v.json"
     path.write_text(vectors.json.dumps(vectors.vectors(ruleset, 200)), encoding="utf-8")
     changed = tmp_path / "fold.js"
-    source = ruleset_fold(ruleset).read_text(encoding="utf-8")
+    source = vectors.phone_fold(ruleset).read_text(encoding="utf-8")
     changed.write_text(source.replace("entry.damage", "(entry.damage - 1)", 1), encoding="utf-8")
     assert changed.read_text(encoding="utf-8") != source
     done = run_vectors(path, changed)
