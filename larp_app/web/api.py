@@ -14,6 +14,7 @@ from .. import rules
 from ..extensions import db
 from ..messages import problem_message, refusal_message
 from ..models import Character, Event
+from ..rules.wire import state_to_wire
 from ..services.badges import BadgeRefused, resolve_badge, scan_url, status_url
 from ..services.badges import reissue_badge as reissue_and_commit
 from ..services.characters import check_sheets, edit_sheet, import_sheets, withdraw
@@ -143,10 +144,12 @@ def _at_param():
 
 
 def _state_json(snapshot: rules.Snapshot) -> dict:
-    """The state; asked for "now", without the instant, so its ETag changes only with it."""
+    """The state; asked for "now", without the instant, so its ETag changes only with it.
+    With ``fold``: its inner values, from which a phone's fold goes on offline."""
     data = snapshot.to_dict()
     if "at" not in request.args:
         del data["at"]
+    data["fold"] = state_to_wire(snapshot.state)
     return data
 
 
@@ -469,7 +472,10 @@ def post_entry(character_id: int):
         raise
     answer = {
         "entry": recorded.fields,
-        "state": recorded.snapshot.to_dict(),
+        "state": {
+            **recorded.snapshot.to_dict(),
+            "fold": state_to_wire(recorded.snapshot.state),
+        },
         "your_conflicts": _your_conflicts(character),
     }
     db.session.commit()

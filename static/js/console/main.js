@@ -1,6 +1,7 @@
 // The referee console: one or two taps per entry, online or not. Every entry goes to the
 // phone's outbox first and is sent at once when there is a network (lib/outbox.js); until
-// the server answers, the numbers show a preview of its effect, marked as such.
+// the server answers, the numbers show what the server will answer, worked out on the phone by
+// the same rules (./foresee.js), marked as not yet confirmed.
 import { getJSON, newId, nowISO, poll } from "../lib/api.js";
 import { startNetbar } from "../lib/netbar.js";
 import { forget, outbox, queue, takeBack } from "../lib/outbox.js";
@@ -9,13 +10,14 @@ import { newest } from "../lib/fresh.js";
 import { plural } from "../lib/plural.js";
 import { listen, put } from "../lib/store.js";
 import { dismissVoided, keepVoided, voided, voidedWords } from "../lib/voided.js";
-import { preview } from "./preview.js";
+import { foresee, loadFold, refusalWords } from "./foresee.js";
 import { setUpDice } from "./dice.js";
 import { createFeedback } from "./feedback.js";
 import {
   checkOutcome,
   renderActionRules,
   renderAllowed,
+  renderForeseen,
   renderState,
   renderWoundRules,
   tick,
@@ -68,7 +70,9 @@ const config = {
   state: `${page.api}/characters/${id}/state`,
 };
 const statusNames = Object.fromEntries(config.statuses.map((s) => [s.key, s.name]));
-const seconds = Object.fromEntries(config.statuses.map((s) => [s.key, s.seconds]));
+// The rule system's fold, to work out what the server will answer (null: show its last state).
+const foldContext = await loadFold(page.fold_module, event, character.sheet);
+let foreseen = null; // what the screen shows while entries wait: foresee()'s answer
 
 renderActionRules(root, config.rules);
 root.querySelector("[data-name]").textContent = character.name;
@@ -85,8 +89,13 @@ const clock = (iso) => new Date(iso).toLocaleTimeString([], { hour12: false });
 async function render() {
   const items = (await outbox()).filter((item) => item.character === id);
   const waiting = items.filter((item) => item.status === "pending");
-  const state = preview(character.state, waiting.map((item) => item.entry), seconds);
+  foreseen = foresee(foldContext, character.state, waiting.map((item) => item.entry));
+  const { state } = foreseen;
   renderState(root, state, words, statusNames);
+  renderForeseen(root, foreseen, words, (id) => {
+    const item = waiting.find((i) => i.entry.id === id);
+    return item ? entryWhat(item.entry) : "";
+  }, (conflict) => refusalWords(page.refusals, conflict), statusNames);
   renderWoundRules(root, state, config.rules);
   root.dataset.preview = String(waiting.length > 0);
   renderAllowed(root, state, words);
@@ -152,9 +161,16 @@ async function log(kind, fields = {}, said = words.stored) {
   const item = (await outbox()).find((i) => i.entry.id === entry.id);
   if (item?.status === "stored" && item.state) hear(item.state);
   await reload();
+  const refusal = item?.status === "pending" && foreseen?.refused.find((c) => c.id === entry.id);
   if (item?.status === "stored") {
     // The numbers of the state that includes this entry (or a newer one).
     feedback.ok(said, { detail: numbers(newest(item.state, character.state)) });
+  } else if (refusal) {
+    // Offline, the rules already say the server will refuse it: said at once, in words.
+    feedback.error(`${words.serverRefuses}: ${refusalWords(page.refusals, refusal)}`, {
+      detail: entryWhat(entry),
+      key: `foreseen:${entry.id}`,
+    });
   } else if (item?.status !== "refused") {
     feedback.wait(words.queued); // a refusal is on screen already (render)
   }
@@ -415,3 +431,7 @@ document.addEventListener("visibilitychange", () => {
   if (document.visibilityState === "visible") stayAwake();
 });
 setInterval(() => tick(root), 250);
+// While entries wait, time goes on on the phone too (a countdown ends, energy comes back).
+setInterval(() => {
+  if (root.dataset.preview === "true") render();
+}, 1000);
