@@ -86,14 +86,17 @@ root.querySelector("[data-who]").textContent = [character.player, character.fact
 const itemWords = (item) => `${clock(item.entry.at)} ${words[`kind_${item.entry.kind}`] ?? item.entry.kind}`;
 const clock = (iso) => new Date(iso).toLocaleTimeString([], { hour12: false });
 
-async function render() {
-  const items = (await outbox()).filter((item) => item.character === id);
+let heldItems = []; // this character's outbox items, as last read
+
+// The numbers as the server will have them once it has the waiting entries: worked out on
+// the phone at once (no storage read: a tap shows within a frame), marked as not confirmed.
+function paint(items) {
   const waiting = items.filter((item) => item.status === "pending");
   foreseen = foresee(foldContext, character.state, waiting.map((item) => item.entry));
   const { state } = foreseen;
   renderState(root, state, words, statusNames);
-  renderForeseen(root, foreseen, words, (id) => {
-    const item = waiting.find((i) => i.entry.id === id);
+  renderForeseen(root, foreseen, words, (entryId) => {
+    const item = waiting.find((i) => i.entry.id === entryId);
     return item ? entryWhat(item.entry) : "";
   }, (conflict) => refusalWords(page.refusals, conflict), statusNames);
   renderWoundRules(root, state, config.rules);
@@ -103,6 +106,12 @@ async function render() {
   const note = root.querySelector("[data-pending-note]");
   note.textContent = waiting.length ? `⏳ ${plural(words, "previewNote", waiting.length)}` : "";
   root.querySelector("[data-who]").hidden = waiting.length > 0;
+}
+
+async function render() {
+  const items = (await outbox()).filter((item) => item.character === id);
+  heldItems = items;
+  paint(items);
   // Entries the server refused: one red message at a time, the oldest first, until read.
   const refused = items.find((item) => item.status === "refused");
   if (refused && feedback.current?.key !== refused.entry.id) {
@@ -155,6 +164,7 @@ listen(reload);
 // by the outbox. Resolves with the outbox item once the server answered, or still pending.
 async function log(kind, fields = {}, said = words.stored) {
   const entry = { id: newId(), kind, at: nowISO(), ...fields };
+  paint([...heldItems, { character: id, status: "pending", entry }]); // on screen at once
   await queue(id, entry, config.me, document.documentElement.lang);
   await render();
   await netbar.send();
