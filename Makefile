@@ -31,7 +31,7 @@ translations: install
 
 # After marking new strings: refresh the catalogues, then translate what is new.
 messages: install
-	$(BIN)/pybabel extract -w 100 --ignore-dirs ".* tests" -F babel.cfg -k _l -k lazy_gettext -o larp_app/translations/messages.pot .
+	$(BIN)/pybabel extract -w 100 --ignore-dirs ".* tests" -F babel.cfg -k _l -k lazy_gettext -k N_ -o larp_app/translations/messages.pot .
 	$(BIN)/pybabel update -w 100 -i larp_app/translations/messages.pot -d larp_app/translations
 
 # This machine's address on the LAN: phones reach it there, and badge QR codes point there.

@@ -150,6 +150,30 @@ def replay_command(sheet_file: str, log_file: str, at_text: str, settings_file: 
     _print(snapshot.to_dict())
 
 
+@log_cli.command("kinds")
+@click.option("--ruleset", default=None, help="Only the shared kinds and this rule system's.")
+def log_kinds_command(ruleset: str | None) -> None:
+    """List the kinds of log entry: each key, label, who may log it, and its fields
+    (required ones marked with *)."""
+    try:
+        kinds = rules.entry_kinds(ruleset)
+    except KeyError:
+        _fail(
+            [
+                rules.Problem(
+                    "--ruleset",
+                    "unknown_ruleset",
+                    {"got": ruleset, "allowed": rules.ruleset_keys()},
+                )
+            ]
+        )
+    for kind in kinds:
+        label = kind.label if isinstance(kind.label, str) else kind.label.get("en", kind.key)
+        fields = " ".join(f.name + ("*" if f.required else "") for f in kind.fields())
+        roles = ",".join(sorted(kind.roles))
+        click.echo(f"{kind.key}\t{label}\t{roles}\t{fields}".rstrip())
+
+
 @sheets_cli.command("import")
 @click.argument("event_id", metavar="EVENT", type=int)
 @click.argument("sheets_file", metavar="FILE", type=click.Path(dir_okay=False, exists=True))

@@ -16,8 +16,19 @@ from .fold import (
     state_at,
     states_at,
 )
+from .kinds import EntryKind
 from .problems import Checker, InvalidInput, Problem, RuleError
-from .registry import get_ruleset, register, ruleset_keys, rulesets, shipped_table, unregister
+from .registry import (
+    entry_kind,
+    entry_kinds,
+    get_ruleset,
+    may_log,
+    register,
+    ruleset_keys,
+    rulesets,
+    shipped_table,
+    unregister,
+)
 from .ruleset import Ruleset
 from .settings import Settings, default_settings, read_settings
 from .sheet import LarpSheet
@@ -28,6 +39,7 @@ __all__ = [
     "Checker",
     "Context",
     "Entry",
+    "EntryKind",
     "Folded",
     "InvalidInput",
     "LarpSheet",
@@ -41,11 +53,14 @@ __all__ = [
     "convert_sheet",
     "default_settings",
     "entry_from_stored",
+    "entry_kind",
+    "entry_kinds",
     "entry_to_dict",
     "fold_log",
     "format_instant",
     "get_ruleset",
     "last_change",
+    "may_log",
     "next_change",
     "order_log",
     "parse_instant",

@@ -60,3 +60,20 @@ def loads(text: str | bytes, **kwargs: Any) -> Any:
         raise ValueError(f"nested deeper than {MAX_DEPTH} levels") from None
     _check_tree(data)
     return data
+
+
+def number_or_text(value: str | None) -> Any:
+    """Read a form cell: a whole or decimal number when it is one, else the text itself."""
+    if value is None:
+        return None
+    text = value.strip()
+    if text == "":
+        return None
+    for kind in (int, float):
+        try:
+            number = kind(text)
+        except ValueError:
+            continue
+        # "nan", "inf" and "1e999" are text here: the engine refuses them by name.
+        return number if math.isfinite(number) else text
+    return text

@@ -13,6 +13,7 @@ from functools import cache
 from importlib.metadata import entry_points
 from typing import Any
 
+from .kinds import SHARED, EntryKind, add_kinds, remove_kinds
 from .ruleset import Ruleset
 
 GROUP = "larp_app.rulesets"
@@ -36,6 +37,7 @@ def _discovered() -> dict[str, Ruleset]:
     for ruleset in found:
         if not isinstance(ruleset, Ruleset):
             raise TypeError(f"{GROUP} entry point gave {ruleset!r}, not a Ruleset")
+        add_kinds(ruleset.entry_kinds)
     return {ruleset.key: ruleset for ruleset in found}
 
 
@@ -48,12 +50,15 @@ def register(ruleset: Ruleset) -> Ruleset:
     if not isinstance(ruleset, Ruleset):
         raise TypeError(f"{ruleset!r} is not a Ruleset")
     _registered[ruleset.key] = ruleset
+    add_kinds(ruleset.entry_kinds)
     return ruleset
 
 
 def unregister(key: str) -> None:
     """Forget a ruleset given to ``register``."""
-    _registered.pop(key, None)
+    ruleset = _registered.pop(key, None)
+    if ruleset is not None:
+        remove_kinds(ruleset.entry_kinds)
 
 
 def rulesets() -> list[Ruleset]:
@@ -74,3 +79,25 @@ def get_ruleset(key: str) -> Ruleset:
 def shipped_table(ruleset: str, name: str) -> Any:
     """Return a fresh copy of a table file shipped with the ruleset ``ruleset``."""
     return get_ruleset(ruleset).shipped_table(name)
+
+
+def entry_kinds(ruleset: str | None = None) -> list[EntryKind]:
+    """The kinds of entry shared by every rule system, then those of ``ruleset`` (of every
+    known rule system when None)."""
+    own = [get_ruleset(ruleset)] if ruleset is not None else rulesets()
+    found = {kind.key: kind for kind in SHARED}
+    for known in own:
+        found.update((kind.key, kind) for kind in known.entry_kinds)
+    return list(found.values())
+
+
+def entry_kind(key: str) -> EntryKind | None:
+    """The declaration of the kind ``key`` (shared or of any known rule system), or None."""
+    return next((kind for kind in entry_kinds() if kind.key == key), None)
+
+
+def may_log(key: str, role: str) -> bool:
+    """Whether a user of ``role`` may log an entry of kind ``key`` (unknown kinds are left to
+    the reader, which refuses them by name)."""
+    kind = entry_kind(key) if isinstance(key, str) else None
+    return kind is None or role in kind.roles

@@ -16,6 +16,7 @@ from .problems import Checker
 from .tables import TableParser, TableSet
 
 if TYPE_CHECKING:
+    from .kinds import EntryKind
     from .sheet import LarpSheet
     from .state import State
 
@@ -50,6 +51,15 @@ class Ruleset:
     # language and translated; the console recalls one in its header while the wound is one
     # of its ``wounds``, or beside the action named ``action``.
     sheet_rules: tuple[Mapping[str, Any], ...] = ()
+    # Its own kinds of log entry, declared once (larp_app.rules.kinds.EntryKind): the fold
+    # gives each to its handler in ``wound_handlers``; other rule systems refuse them by name.
+    entry_kinds: tuple[EntryKind, ...] = ()
+    # The tables the event's settings form edits, read from the form's fields (name -> text)
+    # over the shipped tables: (form, shipped) -> {table name: table}. The fields themselves are
+    # the package's template ``settings.html``.
+    form_tables: Callable[[Mapping[str, str], Mapping[str, Any]], dict[str, Any]] = (
+        lambda form, shipped: {}
+    )
     # The package's folder: data/ (its shipped tables), templates/ (found by the web app as
     # ``rulesets/<key>/...``: its larp-sheet partial, its settings fields), static/ (served at
     # /rulesets/<key>/static/...). None for a rule system that ships none of them.

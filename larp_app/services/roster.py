@@ -13,11 +13,13 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
+from flask_babel import force_locale, gettext
 from sqlalchemy import select
 
 from .. import rules
 from ..extensions import db
 from ..models import Badge, Character, Event
+from ..rules.kinds import CONSOLE_FORM
 from ..rules.wire import settings_to_wire, sheet_to_wire, state_to_wire
 from .events import event_settings, status_catalogue
 from .snapshots import Row, Since, View, snapshots, spending, state_of
@@ -128,9 +130,46 @@ def event_kit(event: Event, locale: str) -> dict[str, Any]:
         "statuses": _statuses(event, locale),
         "checks": _checks(event, locale),
         "rules": _rules(event, locale),
+        "kinds": _console_kinds(event, locale),
+        "own_kinds": [kind.key for kind in rules.get_ruleset(event.ruleset).entry_kinds],
         # What the phone's fold reads (static/js/lib/fold.js): settings and catalogue.
         "fold": settings_to_wire(settings, status_catalogue(event)),
     }
+
+
+def _console_kinds(event: Event, locale: str) -> list[dict]:
+    """The rule system's own kinds the console offers as a form: key, label and fields (each
+    name, JSON type, required, and its label), in the UI language."""
+    ruleset = rules.get_ruleset(event.ruleset)
+    fallback = ruleset.language
+    return [
+        {
+            "key": kind.key,
+            "label": _declared_words(kind.label, locale, fallback),
+            "fields": [
+                {
+                    "name": f.name,
+                    "type": f.type,
+                    "required": f.required,
+                    "label": _declared_words(
+                        kind.field_labels.get(f.name, f.name), locale, fallback
+                    ),
+                }
+                for f in kind.fields()
+            ],
+        }
+        for kind in ruleset.entry_kinds
+        if kind.console == CONSOLE_FORM
+    ]
+
+
+def _declared_words(label: str | Mapping[str, str], locale: str, fallback: str) -> str:
+    """A declared word in ``locale``: a message id through the catalogue, or a rule system's
+    own ``{language: text}``."""
+    if isinstance(label, str):
+        with force_locale(locale):
+            return gettext(label)
+    return in_language(dict(label), locale, fallback)
 
 
 def character_kit(character: Character, at: datetime) -> dict[str, Any]:

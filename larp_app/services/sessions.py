@@ -47,6 +47,13 @@ class SessionRefused(Exception):
         self.problems = problems
 
 
+def dying_order(snapshot: rules.Snapshot, name: str, at: datetime) -> tuple:
+    """How dying characters are listed: the first to die first (those with no countdown
+    last), then by name."""
+    death_at = snapshot.state.death_at
+    return (death_at is None, death_at or at, name)
+
+
 def dying_characters(event: Event, at: datetime) -> list[Dying]:
     """The event's characters dying at ``at``, the first to die first, then those with a
     status whose catalogue says ending the session with it is death (EX Nihilo's knock-out:
@@ -61,14 +68,7 @@ def dying_characters(event: Event, at: datetime) -> list[Dying]:
             alive and deadly & {s.key for s in snapshot.state.statuses}
         ):
             dying.append(Dying(character, snapshot))
-    return sorted(
-        dying,
-        key=lambda d: (
-            d.snapshot.state.death_at is None,
-            d.snapshot.state.death_at or at,
-            d.character.name,
-        ),
-    )
+    return sorted(dying, key=lambda d: dying_order(d.snapshot, d.character.name, at))
 
 
 def planned_entries(decision: Decision, at: datetime) -> list[dict[str, Any]]:

@@ -39,7 +39,7 @@ def sync_one(user: User, item: Any) -> dict[str, Any]:
     if character is None:
         return {"id": item.get("id"), "status": "unknown_character"}
     entry = {k: v for k, v in item.items() if k != "character"}
-    if entry.get("kind") == "revive" and user.role != "organiser":
+    if not rules.may_log(entry.get("kind"), user.role):  # e.g. only organisers revive
         message = refusal_message("only_organisers", {})
         keep_refusal(character, _kept(entry), user, "forbidden", {}, message)
         return _refused(item, "forbidden", message)

@@ -17,6 +17,7 @@ from ..models import Character, Event
 from ..rules.wire import state_to_wire
 from ..services.badges import BadgeRefused, resolve_badge, scan_url, status_url
 from ..services.badges import reissue_badge as reissue_and_commit
+from ..services.character_log import annotated_log
 from ..services.characters import check_sheets, edit_sheet, import_sheets, withdraw
 from ..services.clock import now_utc
 from ..services.conflicts import (
@@ -26,7 +27,7 @@ from ..services.conflicts import (
     recently_logged,
     voided_for,
 )
-from ..services.entries import log_of, record_entry, state_of
+from ..services.entries import record_entry, state_of
 from ..services.events import archive_event, create_event
 from ..services.exports import export_data
 from ..services.roster import phone_roster
@@ -35,7 +36,7 @@ from ..services.sync import sync_one
 from ..services.users import user_for_token
 from .display import entry_summary, public_base_url
 from .hygiene import MAX_ID, api_error, http_api_error
-from .openapi import OPENAPI
+from .openapi import document
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -220,7 +221,7 @@ def reissue_badge(character_id: int):
 
 @bp.get("/openapi.json")
 def openapi():
-    return jsonify(OPENAPI)
+    return jsonify(document())
 
 
 @bp.post("/events")
@@ -439,20 +440,16 @@ def dismiss_conflict(client_id: str):
 @bp.get("/characters/<int:character_id>/entries")
 @requires("organiser", "referee")
 def get_entries(character_id: int):
-    character = _character(character_id)
-    entries = log_of(character)
-    snapshot = state_of(character, max([now_utc(), *(e.at for e in entries)]))
-    conflicts = {c.id: c for c in snapshot.conflicts}
-    undone, _ = rules.resolve_undos(rules.order_log(entries))
+    log = annotated_log(_character(character_id), now_utc())
     return jsonify(
         {
             "entries": [
                 {
                     **rules.entry_to_dict(e),
-                    "undone": e.id in undone,
-                    "conflict": conflicts[e.id].code if e.id in conflicts else None,
+                    "undone": e.id in log.undone,
+                    "conflict": log.conflicts[e.id].code if e.id in log.conflicts else None,
                 }
-                for e in rules.order_log(entries)
+                for e in log.entries
             ]
         }
     )
@@ -463,8 +460,8 @@ def get_entries(character_id: int):
 def post_entry(character_id: int):
     character = _character(character_id)
     body = _json_body()
-    if isinstance(body, dict) and body.get("kind") == "revive" and g.user.role != "organiser":
-        return error(403, "forbidden", "only organisers may revive")
+    if isinstance(body, dict) and not rules.may_log(body.get("kind"), g.user.role):
+        return error(403, "forbidden", refusal_message("only_organisers", {}))
     try:
         recorded = record_entry(character, body, g.user)
     except rules.RuleError:

@@ -17,33 +17,25 @@ from ..services.refusals import refusal_words
 from ..services.roster import original_and_translation as both_languages
 
 
+def words(label: str | Mapping[str, str]) -> str:
+    """A declared word in the page's language: a message id through the catalogue, or a rule
+    system's own ``{language: text}`` (English, then any, when the page's is missing)."""
+    if isinstance(label, str):
+        return _(label)
+    locale = str(get_locale())
+    return label.get(locale) or label.get("en") or next(iter(label.values()), "")
+
+
+def kind_words(kind: str) -> str:
+    """An entry kind's label in the page's language (the key itself for an unknown kind)."""
+    declared = rules.entry_kind(kind)
+    return kind if declared is None else words(declared.label)
+
+
 def entry_summary(entry: rules.Entry) -> str:
-    """A few words on what an entry did, e.g. ``2 blows of 1, pierce``."""
-    kind = entry.kind
-    if kind == "hit":
-        text = _("%(blows)d × %(damage)d", blows=entry.blows, damage=entry.damage)
-        return text + (", " + _("pierce") if entry.pierce else "")
-    if kind in ("heal", "restore_energy"):
-        return f"+{entry.amount}"
-    if kind == "spend_energy":
-        return f"−{entry.amount}" + (f" · {entry.advancement}" if entry.advancement else "")
-    if kind == "repair":
-        return _("full") if entry.full else f"+{entry.amount}"
-    if kind in ("status_on", "status_off", "roll"):
-        return entry.key
-    if kind == "dice":
-        keep = {1: "↑", 0: "", -1: "↓"}[entry.level]
-        target = "" if entry.target is None else f" / {entry.target}"
-        return f"1o3d10{keep} {entry.bonus:+d}{target}"
-    if kind == "kill":
-        return entry.reason
-    if kind == "revive":
-        return "" if entry.hp is None else str(entry.hp)
-    if kind == "note":
-        return entry.text
-    if kind == "undo":
-        return entry.target[:8]
-    return ""
+    """A few words on what an entry did, e.g. ``2 × 1, pierce``, as its kind declares."""
+    declared = rules.entry_kind(entry.kind)
+    return "" if declared is None else declared.summary(entry, _)
 
 
 def original_and_translation(
@@ -92,6 +84,8 @@ def register(app: Flask) -> None:
     app.jinja_env.globals.update(
         dice_difficulties=DIFFICULTIES,
         entry_summary=entry_summary,
+        entry_kinds=rules.entry_kinds,
+        kind_words=kind_words,
         format_instant=rules.format_instant,
         get_locale=get_locale,
         original_and_translation=original_and_translation,

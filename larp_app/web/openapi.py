@@ -1,6 +1,16 @@
-"""The OpenAPI 3 description of /api/v1, served at /api/v1/openapi.json."""
+"""The OpenAPI 3 description of /api/v1, served at /api/v1/openapi.json.
 
-from ..rules.entries import KINDS
+The routes' words are written here; the entries' schemas are made from the entry-kind
+declarations (larp_app.rules.kinds), so that a rule system's own kinds are documented too.
+tests/web/test_openapi.py checks the document against the app's routes and validates it.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from .. import rules
 
 _ERROR = {"$ref": "#/components/schemas/Error"}
 _ID = {"name": "id", "in": "path", "required": True, "schema": {"type": "integer"}}
@@ -51,8 +61,9 @@ def _json(schema: dict, description: str = "OK") -> dict:
 
 
 _OBJECT = {"type": "object"}
+_SHEET = {"$ref": "#/components/schemas/Sheet"}
 
-OPENAPI = {
+_ROUTES: dict[str, Any] = {
     "openapi": "3.0.3",
     "info": {"title": "larp_app API", "version": "1"},
     "servers": [{"url": "/api/v1"}],
@@ -113,28 +124,29 @@ OPENAPI = {
                     "because": {"type": "object", "nullable": True},
                 },
             },
-            "Entry": {
+            "Sheet": {
                 "type": "object",
-                "required": ["id", "kind", "at"],
+                "required": ["player", "character"],
+                "description": "A tabletop sheet; its other fields are its rule system's "
+                "(the import names every problem).",
                 "properties": {
-                    "id": {"type": "string", "format": "uuid"},
-                    "kind": {
-                        "type": "string",
-                        "enum": list(KINDS),
-                        "description": "save, roll and dice: Sistema Athkri only.",
-                    },
-                    "at": {"type": "string", "format": "date-time"},
-                    "sent_at": {
-                        "type": "string",
-                        "format": "date-time",
-                        "description": "The phone's clock when it sent the entry.",
-                    },
+                    "ruleset": {"type": "string"},
+                    "player": {"type": "string"},
+                    "character": {"type": "string"},
+                    "faction": {"type": "string", "nullable": True},
                 },
             },
         },
     },
     "security": [{"bearer": []}],
     "paths": {
+        "/openapi.json": {
+            "get": {
+                "summary": "This document",
+                "security": [],
+                "responses": {"200": _json(_OBJECT)},
+            }
+        },
         "/badges/{presented}": {
             "get": {
                 "summary": "The character a scanned badge secret or a typed short code names",
@@ -191,7 +203,7 @@ OPENAPI = {
                 "requestBody": {
                     "content": {
                         "application/json": {
-                            "schema": {"oneOf": [_OBJECT, {"type": "array", "items": _OBJECT}]}
+                            "schema": {"oneOf": [_SHEET, {"type": "array", "items": _SHEET}]}
                         }
                     }
                 },
@@ -229,7 +241,7 @@ OPENAPI = {
                 "summary": "Replace the tabletop sheet; the larp sheet is recomputed, the log kept,"
                 " the change recorded (organisers)",
                 "parameters": [_ID],
-                "requestBody": {"content": {"application/json": {"schema": _OBJECT}}},
+                "requestBody": {"content": {"application/json": {"schema": _SHEET}}},
                 "responses": {"200": _json(_OBJECT), **_errors(401, 403, 404, 422)},
             }
         },
@@ -353,9 +365,63 @@ OPENAPI = {
                 "the answer lists {id, status: stored|duplicate|refused|invalid|"
                 "unknown_character, entry?, state?, code?, message?} in order, and conflicts: "
                 "the caller's entries that stopped counting (Voided)",
-                "requestBody": {"content": {"application/json": {"schema": _OBJECT}}},
+                "requestBody": {
+                    "content": {
+                        "application/json": {
+                            "schema": {
+                                "type": "object",
+                                "required": ["entries"],
+                                "properties": {"entries": {"type": "array", "items": _OBJECT}},
+                            }
+                        }
+                    }
+                },
                 "responses": {"200": _json(_OBJECT), **_errors(401, 403, 422, 503)},
             }
         },
     },
 }
+
+
+def _entry_schema(kind: rules.EntryKind) -> dict[str, Any]:
+    """One kind of entry: what every entry has, and the fields its declaration names."""
+    properties: dict[str, Any] = {
+        "id": {"type": "string", "format": "uuid"},
+        "kind": {"type": "string", "enum": [kind.key]},
+        "at": {"type": "string", "format": "date-time"},
+        "sent_at": {
+            "type": "string",
+            "format": "date-time",
+            "description": "The phone's clock when it sent the entry.",
+        },
+    }
+    required = ["id", "kind", "at"]
+    for field in kind.fields():
+        properties[field.name] = {
+            "type": field.type,
+            **({"nullable": True} if field.nullable else {}),
+        }
+        if field.required:
+            required.append(field.name)
+    roles = " or ".join(sorted(kind.roles))
+    return {
+        "type": "object",
+        "required": required,
+        "properties": properties,
+        "description": f"{kind.key}: logged by {roles}.",
+    }
+
+
+def document() -> dict[str, Any]:
+    """The whole document, with an ``Entry`` schema per kind of entry known now."""
+    doc = copy.deepcopy(_ROUTES)
+    schemas = doc["components"]["schemas"]
+    kinds = rules.entry_kinds()
+    for kind in kinds:
+        schemas[f"Entry_{kind.key}"] = _entry_schema(kind)
+    refs = {kind.key: f"#/components/schemas/Entry_{kind.key}" for kind in kinds}
+    schemas["Entry"] = {
+        "oneOf": [{"$ref": ref} for ref in refs.values()],
+        "discriminator": {"propertyName": "kind", "mapping": refs},
+    }
+    return doc

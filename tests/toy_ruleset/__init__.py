@@ -4,16 +4,20 @@ static/js naming it.
 
 A toy sheet: ``{"ruleset": "toy", "player", "character", "vigour": 1-10, "knacks": [names]}``;
 its larp sheet has ``vigour`` hit points, no armour, no energy. Wounds: ok above 0, grievous at
-0, dead only through the shared ``kill``.
+0, dead only through the shared ``kill``. Its own entry kind, ``rally`` (a battle cry and the
+points it gives back), is offered by the console as a form.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from larp_app.rules import Ruleset
-from larp_app.rules.problems import Checker
+from larp_app.rules.entries import Entry
+from larp_app.rules.kinds import CONSOLE_FORM, EntryKind
+from larp_app.rules.problems import Checker, RuleError
 from larp_app.rules.sheet import LarpSheet, read_who
 from larp_app.rules.state import State
 from larp_app.rules.statuses import parse_status_catalogue
@@ -21,6 +25,44 @@ from larp_app.rules.tables import TableSet
 
 KEY = "toy"
 SHEET_KEYS = ("ruleset", "player", "character", "faction", "vigour", "knacks", "notes")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Rally(Entry):
+    """A battle cry: ``points`` hit points back, up to the maximum."""
+
+    cry: str
+    points: int = 1
+    kind = "rally"
+
+
+def read_rally(c: Checker, d: dict, p: str) -> dict:
+    return {
+        "cry": c.text(d, "cry", p + "cry", max_len=80),
+        "points": c.integer(d, "points", p + "points", lo=1, hi=3, required=False, default=1),
+    }
+
+
+def hit(state: State, entry, ctx) -> State:
+    """No armour in the toy: every blow takes its damage off the points, down to 0."""
+    return state.evolve(hp=max(0, state.hp - entry.damage * entry.blows))
+
+
+def rally(state: State, entry: Rally, ctx) -> State:
+    if state.hp <= 0:
+        raise RuleError("too_weak_to_rally")
+    return state.evolve(hp=min(ctx.sheet.hp_max, state.hp + entry.points))
+
+
+RALLY = EntryKind(
+    "rally",
+    Rally,
+    read_rally,
+    label={"en": "Rally", "it": "Riscossa", "es": "Arenga"},
+    summary=lambda entry, _: f"+{entry.points} · {entry.cry}",
+    console=CONSOLE_FORM,
+    field_labels={"cry": {"en": "Battle cry"}, "points": {"en": "Points back"}},
+)
 
 
 def read_sheet(raw: Any, tables: TableSet, c: Checker) -> LarpSheet | None:
@@ -70,7 +112,8 @@ RULESET = Ruleset(
     tables={"statuses": parse_status_catalogue},
     read_sheet=read_sheet,
     tabletop_values=tabletop_values,
-    wound_handlers={},
+    wound_handlers={"hit": hit, "rally": rally},
+    entry_kinds=(RALLY,),
     wound=wound,
     advance_wounds=advance_wounds,
     package_dir=Path(__file__).resolve().parent,

@@ -137,8 +137,8 @@ def test_the_console_has_a_1o3d10_section_with_the_five_difficulties(organiser, 
 
 
 def test_the_openapi_document_lists_the_1o3d10_entry(client):
-    kinds = client.get("/api/v1/openapi.json").json["components"]["schemas"]["Entry"]
-    assert {"save", "roll", "dice"} <= set(kinds["properties"]["kind"]["enum"])
+    entry = client.get("/api/v1/openapi.json").json["components"]["schemas"]["Entry"]
+    assert {"save", "roll", "dice"} <= set(entry["discriminator"]["mapping"])
 
 
 # Turn length ------------------------------------------------------------------------------

@@ -15,7 +15,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from larp_app.rules import dice
+from larp_app.rules import entries as _entries
 from larp_app.rules.armour import take_blow
+from larp_app.rules.kinds import EntryKind, Translate
 from larp_app.rules.problems import Checker, RuleError
 from larp_app.rules.ruleset import Ruleset
 from larp_app.rules.sheet import Advancement, LarpSheet, read_who
@@ -535,6 +537,44 @@ def describe(state: State, ctx: Context) -> dict[str, Any]:
     }
 
 
+# Its own kinds of entry (the readers are the log reader's): a referee's save, a condition's
+# check, a 1o3d10.
+def _save_summary(entry: Save, _: Translate) -> str:
+    return _("passed") if entry.success else _("failed")
+
+
+def _roll_summary(entry: CheckRoll, _: Translate) -> str:
+    return entry.key + ("" if entry.target is None else f" / {entry.target}")
+
+
+def _dice_summary(entry: DiceRoll, _: Translate) -> str:
+    keep = {1: "↑", 0: "", -1: "↓"}[entry.level]
+    target = "" if entry.target is None else f" / {entry.target}"
+    return f"1o3d10{keep} {entry.bonus:+d}{target}"
+
+
+ENTRY_KINDS = (
+    EntryKind(
+        "save",
+        *_entries.KINDS["save"],
+        label={"es": "Salvación de Físico", "en": "Físico save", "it": "Tiro salvezza di Físico"},
+        summary=_save_summary,
+    ),
+    EntryKind(
+        "roll",
+        *_entries.KINDS["roll"],
+        label={"es": "Tirada de condición", "en": "Condition roll", "it": "Tiro di condizione"},
+        summary=_roll_summary,
+    ),
+    EntryKind(
+        "dice",
+        *_entries.KINDS["dice"],
+        label={"es": "Tirada 1o3d10", "en": "1o3d10 roll", "it": "Tiro 1o3d10"},
+        summary=_dice_summary,
+    ),
+)
+
+
 RULESET = Ruleset(
     package_dir=Path(__file__).resolve().parent,
     key=KEY,
@@ -559,4 +599,5 @@ RULESET = Ruleset(
     # A save every turn while unconscious: every second would be unplayable at a larp.
     turn_seconds=10,
     describe=describe,
+    entry_kinds=ENTRY_KINDS,
 )

@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from larp_app.rules.armour import take_blow
-from larp_app.rules.problems import Checker, RuleError
+from larp_app.rules.clean import number_or_text
+from larp_app.rules.problems import Checker, InvalidInput, Problem, RuleError
 from larp_app.rules.ruleset import Ruleset
 from larp_app.rules.sheet import Advancement, LarpSheet, read_who
 from larp_app.rules.state import State
@@ -49,6 +50,8 @@ SHEET_KEYS = (
     "notes",
 )
 ROW_INTS = ("armour_bonus", "initiative", "skill_slots", "energy_slots")
+ROW_FIELDS = ("min", "max", "equipment", *ROW_INTS, "energy_recovery_minutes")
+MAX_ROWS = 100  # rows of the attribute table the settings form may send
 
 
 # Tables -------------------------------------------------------------------------------------
@@ -135,6 +138,24 @@ def parse_skill_list(raw: Any, checker: Checker, path: str) -> dict[str, dict]:
 
 def row_for(table: tuple[dict, ...], value: int) -> dict:
     return next(r for r in table if r["min"] <= value <= r["max"])
+
+
+def form_tables(form: Mapping[str, str], shipped: Mapping[str, Any]) -> dict[str, Any]:
+    """The attribute and armour tables as the settings form sends them (templates/settings.html)."""
+    count = number_or_text(form.get("rows")) or 0
+    if not isinstance(count, int) or not 0 <= count <= MAX_ROWS:
+        raise InvalidInput(
+            [Problem("tables.attributes.rows", "too_many", {"max": MAX_ROWS, "got": count})]
+        )
+    rows = [
+        {f: number_or_text(form.get(f"tables.attributes.rows[{i}].{f}")) for f in ROW_FIELDS}
+        for i in range(count)
+    ]
+    points = {w: number_or_text(form.get(f"tables.armour.points.{w}")) for w in ARMOUR_WEIGHTS}
+    return {
+        "attributes": {**shipped["attributes"], "rows": rows},
+        "armour": {**shipped["armour"], "points": points},
+    }
 
 
 # Sheet --------------------------------------------------------------------------------------
@@ -450,4 +471,5 @@ RULESET = Ruleset(
     wound=wound,
     advance_wounds=advance_wounds,
     sheet_rules=SHEET_RULES,
+    form_tables=form_tables,
 )

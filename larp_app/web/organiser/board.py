@@ -2,118 +2,39 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 
 from flask import Response, flash, g, jsonify, redirect, render_template, request, url_for
 from flask_babel import get_locale
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
 from markupsafe import Markup
 from sqlalchemy import func, select
 
 from ... import rules
 from ...extensions import db
 from ...messages import refusal_message
-from ...models import Character, Entry, Event, RefusedEntry, User
-from ...services import snapshots as snapshots_
+from ...models import Character, Event, RefusedEntry
+from ...services.board import BoardRow, Logged, board_data, conflict_words
 from ...services.clock import now_utc
 from ...services.refusals import refusal_words
 from ...services.sessions import Decision, SessionRefused, dying_characters, end_session
 from ...services.snapshots import Since, View, snapshots
 from ..auth import login_required
-from ..display import entry_summary
+from ..display import entry_summary, kind_words
 from ..player import status_names
 from . import bp
 
-RECENT = 30  # entries shown under "recent entries"
 POLL_SECONDS = 3
-
-KIND_WORDS = {
-    "hit": _l("hit"),
-    "coup_de_grace": _l("coup de grâce"),
-    "heal": _l("heal"),
-    "repair": _l("armour repair"),
-    "spend_energy": _l("energy spent"),
-    "restore_energy": _l("energy restored"),
-    "status_on": _l("status on"),
-    "status_off": _l("status off"),
-    "kill": _l("kill"),
-    "revive": _l("revive"),
-    "note": _l("note"),
-    "undo": _l("undo"),
-}
-
-
-@dataclass(frozen=True)
-class Row:
-    character: snapshots_.Row  # id, name, player, faction, and its kept record
-    snapshot: rules.Snapshot  # now
-
-
-@dataclass(frozen=True)
-class Logged:
-    entry: rules.Entry
-    character: snapshots_.Row
-    conflict: str | None  # the refusal in words, when the fold skips the entry
-
-
-@dataclass(frozen=True)
-class Refused:
-    """An entry a phone sent that the server could not store."""
-
-    row: RefusedEntry
-    character: snapshots_.Row
-    author: str | None
-
-
-def kind_words(kind: str) -> str:
-    return str(KIND_WORDS.get(kind, kind))
 
 
 def _board(event: Event, now: datetime, view: View | None = None) -> dict:
-    """Everything the board shows at ``now``: the event's kept view brought up to date."""
-    view = view or snapshots().view(event, now)
-    by_id = view.rows
-    rows = sorted(
-        (Row(r, r.record.snapshot) for r in by_id.values()),
-        key=lambda row: (row.character.name, row.character.id),
-    )
-    conflicts = []
-    for r in by_id.values():
-        record = r.record
-        for c in record.folded.conflicts:  # judged with every entry, a phone's early one too
-            entry = record.conflict_entries[c.id]
-            conflicts.append(Logged(entry, r, refusal_message(c.code, c.params)))
-    refusals = {item.entry.id: item.conflict for item in conflicts}
-    cast = select(Character.id).where(Character.event_id == event.id)
-    newest = db.session.execute(
-        select(Entry.fields, Entry.character_id)
-        .where(Entry.character_id.in_(cast))  # (SQLite sorts far less than with a join)
-        .order_by(Entry.id.desc())  # arrival: an entry logged late still counts as recent
-        .limit(RECENT)
-    )
-    recent = []
-    for fields, character_id in newest:
-        entry = rules.entry_from_stored(fields)
-        if character_id in by_id:
-            recent.append(Logged(entry, by_id[character_id], refusals.get(entry.id)))
-    refused = db.session.execute(
-        select(RefusedEntry, User.username)
-        .join(Character, RefusedEntry.character_id == Character.id)
-        .outerjoin(User, RefusedEntry.user_id == User.id)
-        .where(Character.event_id == event.id)
-        .order_by(RefusedEntry.id.desc())
-        .limit(RECENT)
-    ).all()
-    dying = sorted(
-        (r for r in rows if r.snapshot.wound == "dying"),
-        key=lambda r: (r.snapshot.state.death_at or now, r.character.name),
-    )
+    """Everything the board shows at ``now`` (services.board), its roster rendered once per
+    state and language."""
+    data = board_data(event, now, view)
     names = status_names(event)
     locale = str(get_locale())
 
-    def row_html(row: Row) -> str:
+    def row_html(row: BoardRow) -> str:
         """A character's line, rendered once per state and language (kept with its record)."""
         kept = row.character.record.html
         if locale not in kept:
@@ -122,18 +43,15 @@ def _board(event: Event, now: datetime, view: View | None = None) -> dict:
 
     return {
         "event": event,
-        "rows": rows,
-        "roster_html": Markup("".join(row_html(r) for r in rows)),
-        "dying": dying,
-        "recent": recent,
-        "conflicts": sorted(conflicts, key=lambda c: c.entry.at, reverse=True),
-        "refused": [
-            Refused(row, by_id[row.character_id], username)
-            for row, username in refused
-            if row.character_id in by_id
-        ],
+        "rows": data.rows,
+        "roster_html": Markup("".join(row_html(r) for r in data.rows)),
+        "dying": data.dying,
+        "recent": data.recent,
+        "conflicts": data.conflicts,
+        "refused": data.refused,
         "status_names": names,
         "kind_words": kind_words,
+        "conflict_words": conflict_words,
     }
 
 
@@ -158,7 +76,7 @@ def _logged_json(item: Logged) -> dict:
         "at": rules.format_instant(item.entry.at),
         "author": item.entry.author,
         "summary": entry_summary(item.entry),
-        "conflict": item.conflict,
+        "conflict": conflict_words(item.conflict),
     }
 
 

@@ -11,9 +11,10 @@ from ... import rules
 from ...extensions import db
 from ...messages import problem_message, refusal_message
 from ...models import Character, Event
+from ...services.character_log import annotated_log
 from ...services.characters import changed_fields, find_characters, sheet_history
 from ...services.clock import now_utc
-from ...services.entries import log_of, record_entry, state_of
+from ...services.entries import record_entry
 from ...services.events import event_settings, status_catalogue
 from ..auth import login_required
 from ..forms import number_or_text
@@ -24,11 +25,8 @@ from . import bp
 @login_required("organiser")
 def character(character_id: int):
     character = db.get_or_404(Character, character_id)
-    entries = rules.order_log(log_of(character))
-    now = max([now_utc(), *(e.at for e in entries)])
-    snapshot = state_of(character, now)
-    undone, _refused = rules.resolve_undos(entries)
-    conflicts = {c.id: refusal_message(c.code, c.params) for c in snapshot.conflicts}
+    log = annotated_log(character, now_utc())
+    conflicts = {i: refusal_message(c.code, c.params) for i, c in log.conflicts.items()}
     tabletop = rules.tabletop_values(character.tabletop, event_settings(character.event))
     return render_template(
         "organiser/character.html",
@@ -36,9 +34,9 @@ def character(character_id: int):
         sheet=rules.LarpSheet.from_dict(character.larp),
         original=rules.get_ruleset(character.event.ruleset).language,
         tabletop=tabletop,
-        state=snapshot,
-        entries=entries,
-        undone=undone,
+        state=log.snapshot,
+        entries=log.entries,
+        undone=log.undone,
         conflicts=conflicts,
         history=sheet_history(character),
         changed_fields=changed_fields,

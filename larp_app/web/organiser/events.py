@@ -14,20 +14,8 @@ from ...services.characters import factions_of, find_characters
 from ...services.events import change_settings, create_event, shipped_tables
 from ..auth import login_required
 from ..forms import field_errors, number_or_text
+from ..rulesets import ruleset_template
 from . import bp
-
-MAX_ROWS = 100  # rows of the attribute table the settings form may send
-ARMOUR_WEIGHTS = ("leggera", "media", "pesante", "multistrato")
-ROW_FIELDS = (
-    "min",
-    "max",
-    "equipment",
-    "armour_bonus",
-    "initiative",
-    "skill_slots",
-    "energy_slots",
-    "energy_recovery_minutes",
-)
 
 
 @bp.get("/events")
@@ -78,30 +66,6 @@ def event(event_id: int):
     )
 
 
-def _edited_tables(form, defaults: dict[str, Any]) -> dict[str, Any]:
-    """The tables the form edits (EX Nihilo's attribute and armour tables), as submitted."""
-    tables: dict[str, Any] = {}
-    if "attributes" in defaults:
-        count = number_or_text(form.get("rows")) or 0
-        if not isinstance(count, int) or not 0 <= count <= MAX_ROWS:
-            raise rules.InvalidInput(
-                [
-                    rules.Problem(
-                        "tables.attributes.rows", "too_many", {"max": MAX_ROWS, "got": count}
-                    )
-                ]
-            )
-        rows = [
-            {f: number_or_text(form.get(f"tables.attributes.rows[{i}].{f}")) for f in ROW_FIELDS}
-            for i in range(count)
-        ]
-        tables["attributes"] = {**defaults["attributes"], "rows": rows}
-    if "armour" in defaults:
-        points = {w: number_or_text(form.get(f"tables.armour.points.{w}")) for w in ARMOUR_WEIGHTS}
-        tables["armour"] = {**defaults["armour"], "points": points}
-    return tables
-
-
 def _settings_from_form(form, ruleset: str) -> dict[str, Any]:
     """Build the settings from the form; a table equal to the house default is not stored."""
     defaults = shipped_tables(ruleset)
@@ -114,7 +78,7 @@ def _settings_from_form(form, ruleset: str) -> dict[str, Any]:
     }
     if form.get("entry_max_age_hours", "").strip():  # empty: the app's default
         raw["entry_max_age_hours"] = number_or_text(form.get("entry_max_age_hours"))
-    tables = _edited_tables(form, defaults)
+    tables = rules.get_ruleset(ruleset).form_tables(form, defaults)
     changed = {name: table for name, table in tables.items() if table != defaults[name]}
     if changed:
         raw["tables"] = changed
@@ -145,8 +109,6 @@ def settings(event_id: int):
         raw=raw,
         tables=tables,
         errors=errors,
-        weights=ARMOUR_WEIGHTS,
-        row_fields=ROW_FIELDS,
-        equipment=("standard", "pesante", "speciale"),
+        ruleset_fields=ruleset_template(event.ruleset, "settings.html"),
         default_entry_hours=current_app.config["ENTRY_MAX_AGE_HOURS"],
     ), (422 if errors else 200)

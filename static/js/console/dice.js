@@ -5,11 +5,12 @@ import { rollText } from "./render.js";
 
 const BONUS = [-20, 30];
 
+// Shown when the event's rule system declares the kind "dice" (the event kit's ``own_kinds``).
 // `log(kind, fields)` records an entry and resolves with the server's answer ({state}), or
 // with nothing to show yet (offline, refused).
-export function setUpDice(root, ruleset, log, words) {
+export function setUpDice(root, ownKinds, log, words) {
   const box = root.querySelector("[data-dice]");
-  if (!box || ruleset !== "athkri") return;
+  if (!box || !ownKinds.includes("dice")) return;
   box.hidden = false;
   const bonus = box.querySelector("[data-dice-bonus-value]");
   const result = box.querySelector("[data-dice-result]");

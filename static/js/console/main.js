@@ -12,6 +12,7 @@ import { listen, put } from "../lib/store.js";
 import { dismissVoided, keepVoided, voided, voidedWords } from "../lib/voided.js";
 import { foresee, loadFold, refusalWords } from "./foresee.js";
 import { setUpDice } from "./dice.js";
+import { setUpDeclaredKinds } from "./declared.js";
 import { createFeedback } from "./feedback.js";
 import {
   checkOutcome,
@@ -64,6 +65,8 @@ const config = {
   checks: event.checks,
   rules: event.rules ?? [], // a kit kept before rules were in it has none
   saves: event.saves,
+  kinds: event.kinds ?? [], // the rule system's own kinds offered as a form
+  ownKinds: event.own_kinds ?? [], // every kind of its own (the dice section shows for "dice")
   me: page.me,
   organiser: page.organiser,
   entries: `${page.api}/characters/${id}/entries`,
@@ -385,7 +388,8 @@ if (config.checks?.length) {
 }
 // Where referees roll the saves themselves, they enter each result.
 root.querySelector("[data-referee-saves]").hidden = config.saves !== "referee";
-setUpDice(root, config.ruleset, log, words);
+setUpDice(root, config.ownKinds, log, words);
+setUpDeclaredKinds(root, config.kinds, log);
 
 root.addEventListener("click", (event) => {
   const button = event.target.closest("button");

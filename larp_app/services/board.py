@@ -1,0 +1,116 @@
+"""The organiser's live board as data: every character's state now, who is dying (first to
+die first), the recent entries, the conflicts to review and the refused entries. The view
+only renders it (web/organiser/board.py)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+
+from .. import rules
+from ..extensions import db
+from ..messages import refusal_message
+from ..models import Character, Entry, Event, RefusedEntry
+from ..models import User as UserRow
+from . import snapshots as snapshots_
+from .sessions import dying_order
+from .snapshots import View, snapshots
+
+RECENT = 30  # entries shown under "recent entries", and refused ones
+
+
+@dataclass(frozen=True)
+class BoardRow:
+    character: snapshots_.Row  # id, name, player, faction, and its kept record
+    snapshot: rules.Snapshot  # now
+
+
+@dataclass(frozen=True)
+class Logged:
+    entry: rules.Entry
+    character: snapshots_.Row
+    conflict: Any  # the fold's conflict (code and params) when it skips the entry, else None
+
+
+@dataclass(frozen=True)
+class Refused:
+    """An entry a phone sent that the server could not store."""
+
+    row: RefusedEntry
+    character: snapshots_.Row
+    author: str | None
+
+
+@dataclass(frozen=True)
+class Board:
+    rows: list[BoardRow]  # by name
+    dying: list[BoardRow]  # the first to die first
+    recent: list[Logged]  # newest arrival first
+    conflicts: list[Logged]  # latest instant first
+    refused: list[Refused]  # newest first
+
+
+def conflict_words(conflict: Any) -> str | None:
+    """A conflict in the reader's language (stored as its code and parameters)."""
+    return None if conflict is None else refusal_message(conflict.code, conflict.params)
+
+
+def board_data(event: Event, now: datetime, view: View | None = None) -> Board:
+    """The board at ``now``: the event's kept view brought up to date."""
+    view = view or snapshots().view(event, now)
+    by_id = view.rows
+    rows = sorted(
+        (BoardRow(r, r.record.snapshot) for r in by_id.values()),
+        key=lambda row: (row.character.name, row.character.id),
+    )
+    conflicts = []
+    for r in by_id.values():
+        record = r.record
+        for c in record.folded.conflicts:  # judged with every entry, a phone's early one too
+            conflicts.append(Logged(record.conflict_entries[c.id], r, c))
+    in_conflict = {item.entry.id: item.conflict for item in conflicts}
+    return Board(
+        rows=rows,
+        dying=sorted(
+            (r for r in rows if r.snapshot.wound == "dying"),
+            key=lambda r: dying_order(r.snapshot, r.character.name, now),
+        ),
+        recent=_recent(event, by_id, in_conflict),
+        conflicts=sorted(conflicts, key=lambda c: c.entry.at, reverse=True),
+        refused=_refused(event, by_id),
+    )
+
+
+def _recent(event: Event, by_id: dict, in_conflict: dict) -> list[Logged]:
+    cast = select(Character.id).where(Character.event_id == event.id)
+    newest = db.session.execute(
+        select(Entry.fields, Entry.character_id)
+        .where(Entry.character_id.in_(cast))  # (SQLite sorts far less than with a join)
+        .order_by(Entry.id.desc())  # arrival: an entry logged late still counts as recent
+        .limit(RECENT)
+    )
+    recent = []
+    for fields, character_id in newest:
+        entry = rules.entry_from_stored(fields)
+        if character_id in by_id:
+            recent.append(Logged(entry, by_id[character_id], in_conflict.get(entry.id)))
+    return recent
+
+
+def _refused(event: Event, by_id: dict) -> list[Refused]:
+    refused = db.session.execute(
+        select(RefusedEntry, UserRow.username)
+        .join(Character, RefusedEntry.character_id == Character.id)
+        .outerjoin(UserRow, RefusedEntry.user_id == UserRow.id)
+        .where(Character.event_id == event.id)
+        .order_by(RefusedEntry.id.desc())
+        .limit(RECENT)
+    ).all()
+    return [
+        Refused(row, by_id[row.character_id], username)
+        for row, username in refused
+        if row.character_id in by_id
+    ]
