@@ -262,7 +262,7 @@ FULL_FOLD_OFFLINE = """async ([module, id, raw, runs]) => {
     const times = [];
     for (let i = 0; i < runs; i += 1) {
         const t0 = performance.now();
-        const folded = fold.foldLog(ctx, entries.map(fold.readEntry));
+        const folded = fold.foldLog(ctx, entries.map((e) => fold.readEntry(e, ctx)));
         fold.snapshotAt(folded, ctx, Date.now() * 1000);
         times.push(performance.now() - t0);
     }

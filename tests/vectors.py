@@ -204,6 +204,10 @@ def _fields(kind: str, rng: random.Random, ctx: Context) -> dict[str, Any]:
         if rng.random() < 0.3:
             fields["target"] = rng.randint(6, 20)
         return fields
+    if kind == "rally":
+        return (
+            {"cry": "avanti"} if rng.random() < 0.5 else {"cry": "su", "points": rng.randint(1, 3)}
+        )
     if kind == "dice":
         fields = {"level": rng.randint(-1, 1), "bonus": rng.randint(-3, 6)}
         if rng.random() < 0.5:
@@ -230,7 +234,7 @@ COMMON = [
 KINDS = {
     "ex-nihilo": [*COMMON, "save"],  # a kind its rule system has not: refused
     "athkri": [*COMMON, *["save"] * 3, "roll", "dice"],
-    "toy": [*COMMON, "save", "dice"],
+    "toy": [*COMMON, *["rally"] * 3, "save", "dice"],
 }
 
 

@@ -49,7 +49,7 @@ for (const vector of vectors) {
     return values.slice(0, count);
   };
   const ctx = fold.context(vector.sheet, vector.settings, ruleset, roll);
-  const entries = vector.entries.map(fold.readEntry);
+  const entries = vector.entries.map((e) => fold.readEntry(e, ctx));
   for (const expected of vector.states) {
     const at = fold.parseInstant(expected.at);
     const folded = fold.foldLog(ctx, entries, at);
@@ -67,7 +67,7 @@ for (const vector of vectors) {
     const own = fold.foldLog(ctx, entries, fold.parseInstant(resume.at));
     const mine = difference(resume.state, fold.stateToWire(fold.advance(own.state, fold.parseInstant(resume.at), ctx), ctx));
     if (mine) fail(vector, `inner state at ${resume.at}`, mine);
-    const after = fold.orderLog(resume.entries.map(fold.readEntry));
+    const after = fold.orderLog(resume.entries.map((e) => fold.readEntry(e, ctx)));
     for (const expected of resume.states) {
       const at = fold.parseInstant(expected.at);
       const taken = after.filter((e) => e.at <= at);

@@ -31,7 +31,7 @@ export function foresee(ctx, state, entries, now = Date.now()) {
   const ids = new Set(entries.map((e) => e.id));
   const known = entries.filter((e) => e.kind !== "undo" || isUndoOf(e, ids));
   const unsure = known.length !== entries.length;
-  const ordered = fold.orderLog(known.map(fold.readEntry));
+  const ordered = fold.orderLog(known.map((e) => fold.readEntry(e, ctx)));
   const start = fold.stateFromWire(state.fold, ctx);
   const conflicts = state.conflicts.map((c) => ({ ...c, params: {} }));
   const on = fold.foldOn(ctx, start, ordered, conflicts);

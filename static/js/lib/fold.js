@@ -106,8 +106,11 @@ const DEFAULTS = {
   dice: { level: 0, bonus: 0, target: null },
 };
 
-export function readEntry(data) {
-  const entry = { ...DEFAULTS[data.kind], ...data, at: parseInstant(data.at) };
+// An entry as sent (fields at their defaults may be left out); `ctx` adds the defaults of
+// the rule system's own kinds.
+export function readEntry(data, ctx = null) {
+  const own = ctx?.ruleset.entryDefaults?.[data.kind];
+  const entry = { ...DEFAULTS[data.kind], ...own, ...data, at: parseInstant(data.at) };
   for (const [key, value] of Object.entries(entry)) if (value === undefined) entry[key] = null;
   return entry;
 }
@@ -420,6 +423,7 @@ export const lib = {
 export function withDefaults(ruleset) {
   return {
     woundHandlers: {},
+    entryDefaults: {}, // the rule system's own kinds: {kind: {field: default}}
     revived: (state) => state,
     describe: () => ({}),
     nextWoundChange: (state) => state.death_at,
