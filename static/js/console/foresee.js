@@ -22,12 +22,23 @@ export async function loadFold(moduleUrl, event, sheet) {
 const isUndoOf = (entry, ids) => entry.kind === "undo" && ids.has(entry.target);
 
 // The state the server will answer once it has `entries` (the waiting ones, as sent), at
-// `now` (ms). Returns {state, refused: [{id, code, params}], pending, unfolded, unsure}:
+// `now` (ms); with none, the server's last state with time gone by (a countdown's end, energy
+// back, a save now due: to be rolled). Returns {state, refused: [{id, code, params}], pending, unfolded, unsure}:
 // `refused`, the waiting entries the server will refuse; `pending`, a roll only the server
 // makes ({what, at, stakes}) and `unfolded`, the entries after it; `unsure`, an undo of an
 // entry the phone does not hold (the server recomputes the log).
 export function foresee(ctx, state, entries, now = Date.now()) {
-  if (!ctx || !state?.fold) return { state, refused: [], pending: null, unfolded: [], unsure: false };
+  const asItIs = { state, refused: [], pending: null, unfolded: [], unsure: false };
+  if (!ctx || !state?.fold) return asItIs;
+  try {
+    return folded(ctx, state, entries, now);
+  } catch (error) {
+    console.error("the phone's fold failed; showing the server's last state", error);
+    return asItIs;
+  }
+}
+
+function folded(ctx, state, entries, now) {
   const ids = new Set(entries.map((e) => e.id));
   const known = entries.filter((e) => e.kind !== "undo" || isUndoOf(e, ids));
   const unsure = known.length !== entries.length;

@@ -445,7 +445,6 @@ document.addEventListener("visibilitychange", () => {
   if (document.visibilityState === "visible") stayAwake();
 });
 setInterval(() => tick(root), 250);
-// While entries wait, time goes on on the phone too (a countdown ends, energy comes back).
-setInterval(() => {
-  if (root.dataset.preview === "true") render();
-}, 1000);
+// Time goes on on the phone too, with or without a signal: a countdown ends, energy comes
+// back, a save falls due (worked out from what is held: no storage read).
+setInterval(() => paint(heldItems), 1000);
