@@ -237,3 +237,20 @@ def test_a_roll_the_server_makes_is_to_be_rolled_offline_never_invented(app, ser
     network(phone, server, on=True)
     expect(phone.locator("[data-rolls-box]")).to_be_visible(timeout=30_000)
     expect(phone.locator("[data-foreseen]")).to_be_hidden()
+
+
+def test_a_save_due_offline_is_to_be_rolled_with_what_is_at_stake(app, server, phone):
+    character = demo_character(app, "athkri", {"turn_seconds": 2}, hp_max=20)
+    with app.app_context():
+        fisico = db.session.get(Character, character).larp["attributes"]["fisico"]
+    go_offline(phone, server, character)
+    tap_hit(phone, damage=20, pierce=True)
+    expect(phone.locator("[data-foreseen] [data-to-roll]")).to_have_text(
+        f"🎲 To be rolled by the server: a save at 12; a failure costs {fisico} points",
+        timeout=10_000,
+    )
+    expect(phone.locator("[data-hp]")).to_have_text("0")  # no die invented: nothing changed
+    expect(phone.locator("[data-rolls-box]")).to_be_hidden()
+    network(phone, server, on=True)
+    expect(phone.locator("[data-rolls-box]")).to_be_visible(timeout=30_000)
+    expect(phone.locator("[data-rolls]")).to_contain_text("Físico save")
