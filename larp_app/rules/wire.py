@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
+from .registry import get_ruleset
 from .settings import Settings
 from .sheet import LarpSheet
 from .state import State
@@ -43,7 +44,14 @@ def state_to_wire(state: State) -> dict[str, Any]:
 
 
 def sheet_to_wire(sheet: LarpSheet) -> dict[str, Any]:
-    """The sheet's figures a fold reads: maxima, energy recovery, costs and the details."""
+    """The sheet's figures a fold reads: maxima, energy recovery, costs, and the details its
+    rule system's fold reads (``Ruleset.fold_details``)."""
+    wanted = get_ruleset(sheet.ruleset).fold_details
+    details = (
+        sheet.details
+        if wanted is None
+        else {k: sheet.details[k] for k in wanted if k in sheet.details}
+    )
     return {
         "ruleset": sheet.ruleset,
         "hp_max": sheet.hp_max,
@@ -53,7 +61,7 @@ def sheet_to_wire(sheet: LarpSheet) -> dict[str, Any]:
         "advancements": [
             {"name": a.name, "energy_cost": a.energy_cost} for a in sheet.advancements
         ],
-        "details": to_wire(sheet.details),
+        "details": to_wire(details),
     }
 
 

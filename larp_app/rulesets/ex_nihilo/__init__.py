@@ -472,4 +472,5 @@ RULESET = Ruleset(
     advance_wounds=advance_wounds,
     sheet_rules=SHEET_RULES,
     form_tables=form_tables,
+    fold_details=("armour",),  # the worn armour's points: what the optional rule breaks
 )
