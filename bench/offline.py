@@ -15,8 +15,9 @@ heals, statuses, energy spent and restored, notes). Debian's Chromium as a Pixel
 opens the console, waits until the service worker has precached everything and the roster is
 on the phone; then the server is stopped and the page set offline.
 
-- tap: Hit and Heal in turn; from the click to the render that shows it (the pending note
-  counts the new entry in the same render as the numbers), then to the next frame painted;
+- tap: Hit and Heal in turn, ``--gap`` seconds apart (a referee's pace); from the click to
+  the render that shows it (the pending note counts the new entry in the same render as the
+  numbers), then to the next frame painted;
   each tap folds every waiting entry again on top of the server's last state.
 - full fold: the phone's fold (static/js/lib/fold.js and the rule system's) of the whole
   200-entry log in the page, for comparison: the console never needs it.
@@ -154,6 +155,7 @@ def main() -> int:
     parser.add_argument("--taps", type=int, default=20)
     parser.add_argument("--opens", type=int, default=5)
     parser.add_argument("--entries", type=int, default=200)
+    parser.add_argument("--gap", type=float, default=0.5, help="seconds between two taps")
     options = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -195,9 +197,10 @@ def main() -> int:
             page.wait_for_selector(".console[data-ready=true]")
             throttle(context, page)
             full = page.evaluate(FULL_FOLD_OFFLINE, [module, character, full["raw"], 10])
-            taps = [
-                page.evaluate(TAP, "hit" if i % 2 == 0 else "heal") for i in range(options.taps)
-            ]
+            taps = []
+            for i in range(options.taps):
+                taps.append(page.evaluate(TAP, "hit" if i % 2 == 0 else "heal"))
+                time.sleep(options.gap)  # a referee's taps, not a burst
             page.close()
 
             opens = []
@@ -226,7 +229,10 @@ def main() -> int:
     print(f"{platform.python_implementation()} {platform.python_version()}, {chromium_version()}")
     print(f"Pixel 7 emulation, CPU throttled ×{THROTTLE}; werkzeug on {base}")
     print(f"character {character}: {options.entries} entries on the server\n")
-    print(f"offline tap → state on screen (target ≤ {TARGETS['tap_ms']} ms):")
+    print(
+        f"offline tap → state on screen, taps {options.gap} s apart "
+        f"(target ≤ {TARGETS['tap_ms']} ms):"
+    )
     print("  rendered:", summary([t["rendered"] for t in taps], "ms"))
     print("  painted: ", summary([t["painted"] for t in taps], "ms"))
     print(f"  (the last tap folded {options.taps} waiting entries on top of the server's state)")

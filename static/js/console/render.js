@@ -278,7 +278,7 @@ function toRollWords(pending, words, statusNames) {
   if (stakes.code === "save") {
     return fill(words.toRollSave, { target: stakes.target, points: stakes.failure_damage });
   }
-  if (stakes.code === "indefenso") return fill(words.toRollDeadly, { target: stakes.target });
+  if (stakes.code === "deadly_save") return fill(words.toRollDeadly, { target: stakes.target });
   const named = stakes.key ? statusNames[stakes.key] ?? stakes.key : words.rollDice;
   return fill(words.toRoll, { what: named });
 }

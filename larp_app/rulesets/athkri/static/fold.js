@@ -369,13 +369,14 @@ export function makeRuleset(lib) {
     };
   }
 
-  // What a roll the phone cannot make puts at stake, for the console to say in words.
+  // What a roll the phone cannot make puts at stake, for the console to say in words: a save
+  // whose failure costs points ("save"), one whose failure kills ("deadly_save"), or a roll.
   function stakes(pending, state, ctx) {
     const f = fisico(ctx);
     if (pending.what === "save") {
       return { code: "save", target: UNCONSCIOUS_SAVE, attribute: f, failure_damage: pending.params.failure_damage };
     }
-    if (pending.what === "indefenso") return { code: "indefenso", target: INDEFENSO_SAVE, attribute: f };
+    if (pending.what === "indefenso") return { code: "deadly_save", target: INDEFENSO_SAVE, attribute: f };
     return { code: pending.what, ...pending.params };
   }
 
