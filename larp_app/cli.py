@@ -184,7 +184,7 @@ def import_command(event_id: int, sheets_file: str) -> None:
         _fail([rules.Problem("EVENT", "not_found", {"got": event_id})])
     text = Path(sheets_file).read_text(encoding="utf-8", errors="replace")
     try:
-        sheets, rows = read_sheet_file(text, sheets_file)
+        sheets, rows = read_sheet_file(text, sheets_file, event.ruleset)
     except rules.InvalidInput as exc:
         _fail(exc.problems)
     try:

@@ -34,6 +34,7 @@ PROBLEMS = {
     "duplicate": _l("appears twice: {got}"),
     "unknown_column": _l("is not a column of the template: {got} (known: {allowed})"),
     "not_utf8": _l('cannot be read: save it as "CSV UTF-8" and upload it again'),
+    "no_csv_format": _l("is a spreadsheet, but this rule system reads only JSON sheets"),
     "csv_separator": _l("cannot hold the characters | or : in a CSV cell"),
     "not_csv": _l("is not a readable CSV file: {detail}"),
     "not_found": _l("{got} does not exist"),

@@ -60,6 +60,10 @@ class Ruleset:
     form_tables: Callable[[Mapping[str, str], Mapping[str, Any]], dict[str, Any]] = (
         lambda form, shipped: {}
     )
+    # Its sheets in a spreadsheet, if it has a CSV format: ``read_csv(text)`` -> (sheets, the
+    # line of each), and the downloadable template, ``template_csv()`` -> text.
+    read_csv: Callable[[str], tuple[list[Any], list[int]]] | None = None
+    template_csv: Callable[[], str] | None = None
     # The package's folder: data/ (its shipped tables), templates/ (found by the web app as
     # ``rulesets/<key>/...``: its larp-sheet partial, its settings fields), static/ (served at
     # /rulesets/<key>/static/...). None for a rule system that ships none of them.

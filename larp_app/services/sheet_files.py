@@ -7,7 +7,6 @@ import json
 from typing import Any
 
 from .. import rules
-from .csv_sheets import read_csv_with_rows
 
 
 def read_json(text: str, label: str = "file") -> Any:
@@ -47,8 +46,9 @@ def decode_upload(data: bytes) -> tuple[str, str]:
     raise rules.InvalidInput([rules.Problem("file", "not_utf8")])
 
 
-def read_sheet_file(text: str, filename: str = "") -> tuple[list[Any], list[int]]:
-    """Return the sheets in ``text`` and the row (CSV line, or list position) of each.
+def read_sheet_file(text: str, filename: str, ruleset: str) -> tuple[list[Any], list[int]]:
+    """Return the sheets in ``text`` and the row (CSV line, or list position) of each; a CSV
+    file is read in the spreadsheet format of the rule system ``ruleset``.
 
     InvalidInput names what could not be read.
     """
@@ -60,4 +60,7 @@ def read_sheet_file(text: str, filename: str = "") -> tuple[list[Any], list[int]
         data = read_json(stripped)
         sheets = data if isinstance(data, list) else [data]
         return sheets, list(range(1, len(sheets) + 1))
-    return read_csv_with_rows(text)
+    read_csv = rules.get_ruleset(ruleset).read_csv
+    if read_csv is None:
+        raise rules.InvalidInput([rules.Problem("file", "no_csv_format", {"ruleset": ruleset})])
+    return read_csv(text)

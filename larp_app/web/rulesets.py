@@ -71,7 +71,8 @@ def static(key: str, filename: str):
 
 def register(app: Flask) -> None:
     """Find rulesets' templates after the app's own, and serve their static files."""
-    app.jinja_loader  # noqa: B018  (Flask builds its own loader lazily)
     app.jinja_env.loader = ChoiceLoader([app.jinja_env.loader, RulesetLoader()])
+    rules.rulesets()  # found now: their own entry kinds are readable from the first request
     app.jinja_env.globals["ruleset_template"] = ruleset_template
+    app.jinja_env.globals["ruleset"] = rules.get_ruleset
     app.register_blueprint(bp)

@@ -8,7 +8,7 @@ import pytest
 
 from larp_app.messages import problem_message
 from larp_app.rules import InvalidInput, check_sheet, convert_sheet
-from larp_app.services.csv_sheets import (
+from larp_app.rulesets.ex_nihilo.csv_sheets import (
     COLUMNS,
     read_csv,
     read_csv_with_rows,

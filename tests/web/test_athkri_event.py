@@ -297,3 +297,20 @@ def test_the_athkri_demo_sheets_carry_the_new_figures(app):
         "indefenso_blow",
     ]
     assert larp["energy_name"]["es"] == "Maná"
+
+
+def test_the_board_and_the_log_name_dice_rolls_and_saves_in_words(organiser, character):
+    """Issue 15: dice, roll and save read in words on the board, not as their keys."""
+    assert log_entry(organiser, character, "dice", bonus=2, target=12).status_code == 201
+    assert log_entry(organiser, character, "roll", key="confundido").status_code in (201, 409)
+    assert log_entry(organiser, character, "save", success=True).status_code == 409  # awake
+    board = re.sub(
+        r"\s+",
+        " ",
+        re.sub(r"<[^>]+>", " ", organiser.get("/events/1/board").get_data(as_text=True)),
+    )
+    assert "1o3d10 roll 1o3d10 +2 / 12" in board
+    assert "Condition roll confundido" in board
+    assert "Físico save" in board  # among the refused entries
+    page = organiser.get("/characters/1", headers={"Accept-Language": "es"}).get_data(as_text=True)
+    assert "Tirada 1o3d10" in page and "Tirada de condición" in page

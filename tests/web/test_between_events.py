@@ -13,8 +13,8 @@ import pytest
 from larp_app.extensions import db
 from larp_app.models import Badge, Character, Entry, Event, SheetChange
 from larp_app.rules import format_instant
+from larp_app.rulesets.ex_nihilo.csv_sheets import write_csv
 from larp_app.services.clock import now_utc
-from larp_app.services.csv_sheets import write_csv
 
 from .helpers import data_sheet, log_in, make_user, post_form
 from .test_organiser_pages import confirm
@@ -370,7 +370,7 @@ def test_the_report_draws_every_chart_as_svg_and_lists_the_dead(organiser, event
     assert "Deaths and knock-outs over time" in page
     assert "<polyline" in page and "<rect" in page
     ended = page.split('id="ended"')[1].split('id="timelines"')[0]
-    assert "Vera" in ended and "coup_de_grace" in ended and "Ciro" not in ended
+    assert "Vera" in ended and "Coup de grâce" in ended and "Ciro" not in ended
 
 
 def test_a_characters_timeline_draws_points_and_energy_from_the_log(organiser, played):

@@ -163,3 +163,17 @@ def test_the_cli_lists_the_declared_kinds_with_their_fields(runner, toy_ruleset)
     assert "rally" not in ex_nihilo and "dice" not in ex_nihilo and "heal" in ex_nihilo
     unknown = runner.invoke(args=["log", "kinds", "--ruleset", "nobody"])
     assert unknown.exit_code != 0
+
+
+def test_a_rule_system_without_a_spreadsheet_format_offers_no_csv(browser, toy_event):
+    from larp_app.services.sheet_files import read_sheet_file
+
+    event_id, _ = toy_event
+    page = browser.get(f"/events/{event_id}/import").get_data(as_text=True)
+    assert "template.csv" not in page
+    assert browser.get(f"/events/{event_id}/import/template.csv").status_code == 404
+    with pytest.raises(rules.InvalidInput) as refused:
+        read_sheet_file("player,character\nAda,Brom\n", "cast.csv", "toy")
+    assert [(p.path, p.code) for p in refused.value.problems] == [("file", "no_csv_format")]
+    sheets, rows = read_sheet_file(json.dumps(SHEETS), "cast.json", "toy")
+    assert (len(sheets), rows) == (2, [1, 2])

@@ -16,6 +16,8 @@ from larp_app.rules.state import State
 from larp_app.rules.statuses import parse_status_catalogue
 from larp_app.rules.tables import TableSet
 
+from . import csv_sheets
+
 if TYPE_CHECKING:
     from larp_app.rules.entries import CoupDeGrace, Heal, Hit
     from larp_app.rules.fold import Context
@@ -472,5 +474,7 @@ RULESET = Ruleset(
     advance_wounds=advance_wounds,
     sheet_rules=SHEET_RULES,
     form_tables=form_tables,
+    read_csv=lambda text: csv_sheets.read_csv_with_rows(text),
+    template_csv=lambda: csv_sheets.template_csv(),
     fold_details=("armour",),  # the worn armour's points: what the optional rule breaks
 )

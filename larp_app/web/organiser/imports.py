@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from flask import Response, flash, g, redirect, render_template, request, url_for
+from flask import Response, abort, flash, g, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
@@ -12,7 +12,6 @@ from ... import rules
 from ...extensions import db
 from ...messages import problem_message
 from ...models import Event
-from ...services.csv_sheets import template_csv
 from ...services.reimport import ADDED, UNCHANGED, UPDATED, apply_import, plan_import
 from ...services.sheet_files import decode_upload, read_sheet_file
 from ..auth import login_required
@@ -41,7 +40,10 @@ def import_form(event_id: int):
 @bp.get("/events/<int:event_id>/import/template.csv")
 @login_required("organiser")
 def import_template(event_id: int):
-    db.get_or_404(Event, event_id)
+    event = db.get_or_404(Event, event_id)
+    template_csv = rules.get_ruleset(event.ruleset).template_csv
+    if template_csv is None:
+        abort(404)
     return Response(
         template_csv(),
         mimetype="text/csv",
@@ -61,7 +63,7 @@ def import_preview(event_id: int):
             name = upload.filename
         else:
             text, name = request.form.get("pasted", ""), ""
-        sheets, rows = read_sheet_file(text, name)
+        sheets, rows = read_sheet_file(text, name, event.ruleset)
     except rules.InvalidInput as exc:
         return render_template(
             "organiser/import.html",

@@ -25,7 +25,7 @@ import re
 from importlib import resources
 from typing import Any
 
-from .. import rules
+import larp_app.rules as rules
 
 COLUMNS = (
     "player",
