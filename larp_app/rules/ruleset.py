@@ -68,6 +68,9 @@ class Ruleset:
     # ``rulesets/<key>/...``: its larp-sheet partial, its settings fields), static/ (served at
     # /rulesets/<key>/static/...). None for a rule system that ships none of them.
     package_dir: Path | None = None
+    # The larp sheet's details its phone fold (static/fold.js) reads, sent to phones with the
+    # sheet's maxima; None: every detail.
+    fold_details: tuple[str, ...] | None = None
 
     def shipped_table(self, name: str) -> Any:
         """A fresh copy of the table ``name`` shipped in the package's data/ folder."""

@@ -20,6 +20,7 @@ from .. import rules, tokens
 from ..extensions import db
 from ..models import Badge, Character, Event
 from ..rules.kinds import CONSOLE_FORM
+from ..rules.wire import settings_to_wire, sheet_to_wire, state_to_wire
 from .events import event_settings, status_catalogue
 from .snapshots import Row, Since, View, snapshots, spending, state_of
 
@@ -136,6 +137,8 @@ def event_kit(event: Event, locale: str) -> dict[str, Any]:
         "rules": _rules(event, locale),
         "kinds": _console_kinds(event, locale),
         "own_kinds": [kind.key for kind in rules.get_ruleset(event.ruleset).entry_kinds],
+        # What the phone's fold reads (static/js/lib/fold.js): settings and catalogue.
+        "fold": settings_to_wire(settings, status_catalogue(event)),
     }
 
 
@@ -176,8 +179,10 @@ def _declared_words(label: str | Mapping[str, str], locale: str, fallback: str) 
 
 def character_kit(character: Character, at: datetime) -> dict[str, Any]:
     """One character as the phone keeps it (the console's page, rendered for it)."""
-    state = state_of(character, at).to_dict()
+    snapshot = state_of(character, at)
+    state = snapshot.to_dict()
     del state["at"]  # so that an unchanged roster keeps its ETag
+    state["fold"] = state_to_wire(snapshot.state)  # the phone's fold goes on from here
     return {
         "id": character.id,
         "event_id": character.event_id,
@@ -185,6 +190,7 @@ def character_kit(character: Character, at: datetime) -> dict[str, Any]:
         "player": character.player,
         "faction": character.faction,
         "advancements": spending(character.larp),
+        "sheet": sheet_to_wire(snapshot.sheet),
         "state": state,
     }
 
@@ -198,7 +204,10 @@ def row_kit(row: Row, event_id: int) -> dict[str, Any]:
         "faction": row.faction,
         # Spending lists what costs energy; passive or free advancements need no entry.
         "advancements": row.advancements,
-        "state": row.record.state_json,  # without its instant: it changes only with the state
+        "sheet": sheet_to_wire(row.record.ctx.sheet),
+        # Without its instant (it changes only with the state); with its inner values, from
+        # which the phone's fold goes on offline.
+        "state": {**row.record.state_json, "fold": state_to_wire(row.record.snapshot.state)},
     }
 
 

@@ -18,6 +18,7 @@ from .. import rules
 from ..extensions import db
 from ..messages import problem_message, refusal_message
 from ..models import Character, RefusedEntry, User
+from ..rules.wire import state_to_wire
 from .assignments import works
 from .entries import keep_refusal, record_entry
 
@@ -68,7 +69,8 @@ def sync_one(user: User, item: Any) -> dict[str, Any]:
         "id": recorded.fields["id"],
         "status": "stored" if recorded.created else "duplicate",
         "entry": recorded.fields,
-        "state": recorded.snapshot.to_dict(),
+        # With its inner values: the phone's fold goes on from it offline.
+        "state": {**recorded.snapshot.to_dict(), "fold": state_to_wire(recorded.snapshot.state)},
     }
 
 

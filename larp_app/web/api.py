@@ -16,6 +16,7 @@ from .. import rules
 from ..extensions import db
 from ..messages import problem_message, refusal_message
 from ..models import Character, Event
+from ..rules.wire import state_to_wire
 from ..services.assignments import NotYourEvent, assigned_events, require_event
 from ..services.badges import BadgeRefused, resolve_badge, scan_url, status_url
 from ..services.badges import reissue_badge as reissue_and_commit
@@ -169,10 +170,12 @@ def _at_param():
 
 
 def _state_json(snapshot: rules.Snapshot) -> dict:
-    """The state; asked for "now", without the instant, so its ETag changes only with it."""
+    """The state; asked for "now", without the instant, so its ETag changes only with it.
+    With ``fold``: its inner values, from which a phone's fold goes on offline."""
     data = snapshot.to_dict()
     if "at" not in request.args:
         del data["at"]
+    data["fold"] = state_to_wire(snapshot.state)
     return data
 
 
@@ -500,7 +503,10 @@ def post_entry(character_id: int):
         your_conflicts = _your_conflicts(character)
     answer = {
         "entry": recorded.fields,
-        "state": recorded.snapshot.to_dict(),
+        "state": {
+            **recorded.snapshot.to_dict(),
+            "fold": state_to_wire(recorded.snapshot.state),
+        },
         "your_conflicts": your_conflicts,
     }
     db.session.commit()

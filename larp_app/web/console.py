@@ -13,6 +13,7 @@ from flask import Blueprint, g, render_template, url_for
 from flask_babel import get_locale
 
 from ..extensions import db
+from ..messages import REFUSALS
 from ..models import Character
 from ..services.assignments import works
 from ..services.clock import now_utc
@@ -29,6 +30,10 @@ def _page(character: Character | None):
         "organiser": g.user.role == "organiser",
         "event": character and event_kit(character.event, str(get_locale())),
         "character": character and character_kit(character, now_utc()),
+        # Where each rule system's offline fold is (KEY: the event's rule system), and why the
+        # server would refuse an entry, in the page's language ({needs}: a parameter).
+        "fold_module": url_for("rulesets.static", key="KEY", filename="fold.js"),
+        "refusals": {code: str(text) for code, text in REFUSALS.items()},
     }
     return render_template(
         "console/console.html", character=character, config=json.dumps(config, ensure_ascii=False)

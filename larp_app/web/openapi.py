@@ -100,6 +100,12 @@ _ROUTES: dict[str, Any] = {
                         "description": "Entries in the log this state was folded from: of two "
                         "states of a character, the higher is the newer.",
                     },
+                    "fold": {
+                        "type": "object",
+                        "description": "The state's inner values (its rule system's wound "
+                        "track included), from which a phone's fold goes on offline "
+                        "(static/js/lib/fold.js); not in a board's or an export's states.",
+                    },
                 },
             },
             "Voided": {

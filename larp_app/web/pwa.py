@@ -15,6 +15,7 @@ from pathlib import Path
 from flask import Blueprint, Response, current_app, render_template, url_for
 from flask_babel import gettext as _
 
+from .. import rules
 from ..vendor import FILES as VENDOR_FILES
 
 bp = Blueprint("pwa", __name__)
@@ -32,6 +33,21 @@ def precached_static() -> list[str]:
     return ["css/app.css", *scripts, *(f"vendor/{name}" for name in VENDOR_FILES)]
 
 
+# Each rule system's own scripts (its package's static/, e.g. its offline fold): (key, name).
+def ruleset_scripts() -> list[tuple[str, Path]]:
+    found = []
+    for ruleset in rules.rulesets():
+        folder = ruleset.static_dir()
+        if folder is not None and folder.is_dir():
+            found += [(ruleset.key, p) for p in sorted(folder.rglob("*.js"))]
+    return found
+
+
+def _ruleset_url(key: str, path: Path) -> str:
+    folder = rules.get_ruleset(key).static_dir()
+    return url_for("rulesets.static", key=key, filename=path.relative_to(folder).as_posix())
+
+
 # Pages the worker keeps for offline use (the console's shell serves every character).
 SHELL_PAGES = ["scanner.scan", "console.offline_shell"]
 
@@ -39,7 +55,8 @@ SHELL_PAGES = ["scanner.scan", "console.offline_shell"]
 def precache_urls(names: list[str]) -> list[str]:
     static = [url_for("static", filename=name) for name in names]
     icons = [url_for("pwa.icon", size=size) for size in ICON_SIZES]
-    return [*static, *icons, url_for("pwa.manifest")]
+    scripts = [_ruleset_url(key, path) for key, path in ruleset_scripts()]
+    return [*static, *scripts, *icons, url_for("pwa.manifest")]
 
 
 def _version(names: list[str]) -> str:
@@ -47,7 +64,8 @@ def _version(names: list[str]) -> str:
     optional PWA_RELEASE setting, which makes every phone take a new version)."""
     static = Path(current_app.static_folder)
     templates = Path(current_app.root_path).parent / "templates"
-    paths = [*(static / name for name in names), templates / "pwa" / "sw.js"]
+    scripts = [path for _key, path in ruleset_scripts()]
+    paths = [*(static / name for name in names), *scripts, templates / "pwa" / "sw.js"]
     stats = tuple(
         (str(p), p.stat().st_mtime_ns, p.stat().st_size) if p.is_file() else (str(p),)
         for p in paths

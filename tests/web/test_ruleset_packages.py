@@ -1,6 +1,10 @@
 """A rule-system package's templates and static files reach the web app through its object."""
 
+import dataclasses
+
 from flask import render_template
+
+from larp_app import rules
 
 
 def test_a_ruleset_template_is_found_under_its_key(app, toy_ruleset):
@@ -21,5 +25,19 @@ def test_an_unknown_ruleset_or_file_is_not_found(client, toy_ruleset):
     assert client.get("/rulesets/toy/static/../__init__.py").status_code == 404
 
 
-def test_a_ruleset_without_a_static_folder_serves_nothing(client):
-    assert client.get("/rulesets/athkri/static/fold.js").status_code == 404
+def test_a_ruleset_without_a_static_folder_serves_nothing(client, toy_ruleset):
+    bare = rules.register(dataclasses.replace(toy_ruleset, key="bare", package_dir=None))
+    try:
+        assert client.get(f"/rulesets/{bare.key}/static/toy.js").status_code == 404
+    finally:
+        rules.unregister(bare.key)
+
+
+def test_every_shipped_rule_system_serves_its_offline_fold_and_the_phone_keeps_it(client):
+    with client.get("/sw.js") as worker:
+        script = worker.get_data(as_text=True)
+    for key in rules.ruleset_keys():
+        with client.get(f"/rulesets/{key}/static/fold.js") as answer:
+            assert answer.status_code == 200
+            assert b"export function makeRuleset" in answer.data
+        assert f'"/rulesets/{key}/static/fold.js"' in script

@@ -600,4 +600,5 @@ RULESET = Ruleset(
     turn_seconds=10,
     describe=describe,
     entry_kinds=ENTRY_KINDS,
+    fold_details=("attributes", "skills"),  # Físico for saves, skills for checks
 )

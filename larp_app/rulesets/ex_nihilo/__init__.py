@@ -476,4 +476,5 @@ RULESET = Ruleset(
     form_tables=form_tables,
     read_csv=lambda text: csv_sheets.read_csv_with_rows(text),
     template_csv=lambda: csv_sheets.template_csv(),
+    fold_details=("armour",),  # the worn armour's points: what the optional rule breaks
 )

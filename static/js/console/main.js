@@ -1,6 +1,7 @@
 // The referee console: one or two taps per entry, online or not. Every entry goes to the
 // phone's outbox first and is sent at once when there is a network (lib/outbox.js); until
-// the server answers, the numbers show a preview of its effect, marked as such.
+// the server answers, the numbers show what the server will answer, worked out on the phone by
+// the same rules (./foresee.js), marked as not yet confirmed.
 import { getJSON, newId, nowISO, poll } from "../lib/api.js";
 import { startNetbar } from "../lib/netbar.js";
 import { forget, outbox, queue, takeBack } from "../lib/outbox.js";
@@ -9,7 +10,7 @@ import { newest } from "../lib/fresh.js";
 import { plural } from "../lib/plural.js";
 import { listen, put } from "../lib/store.js";
 import { dismissVoided, keepVoided, voided, voidedWords } from "../lib/voided.js";
-import { preview } from "./preview.js";
+import { foresee, loadFold, refusalWords } from "./foresee.js";
 import { setUpDice } from "./dice.js";
 import { setUpDeclaredKinds } from "./declared.js";
 import { createFeedback } from "./feedback.js";
@@ -17,6 +18,7 @@ import {
   checkOutcome,
   renderActionRules,
   renderAllowed,
+  renderForeseen,
   renderState,
   renderWoundRules,
   tick,
@@ -71,7 +73,9 @@ const config = {
   state: `${page.api}/characters/${id}/state`,
 };
 const statusNames = Object.fromEntries(config.statuses.map((s) => [s.key, s.name]));
-const seconds = Object.fromEntries(config.statuses.map((s) => [s.key, s.seconds]));
+// The rule system's fold, to work out what the server will answer (null: show its last state).
+const foldContext = await loadFold(page.fold_module, event, character.sheet);
+let foreseen = null; // what the screen shows while entries wait: foresee()'s answer
 
 renderActionRules(root, config.rules);
 root.querySelector("[data-name]").textContent = character.name;
@@ -85,11 +89,19 @@ root.querySelector("[data-who]").textContent = [character.player, character.fact
 const itemWords = (item) => `${clock(item.entry.at)} ${words[`kind_${item.entry.kind}`] ?? item.entry.kind}`;
 const clock = (iso) => new Date(iso).toLocaleTimeString([], { hour12: false });
 
-async function render() {
-  const items = (await outbox()).filter((item) => item.character === id);
+let heldItems = []; // this character's outbox items, as last read
+
+// The numbers as the server will have them once it has the waiting entries: worked out on
+// the phone at once (no storage read: a tap shows within a frame), marked as not confirmed.
+function paint(items) {
   const waiting = items.filter((item) => item.status === "pending");
-  const state = preview(character.state, waiting.map((item) => item.entry), seconds);
+  foreseen = foresee(foldContext, character.state, waiting.map((item) => item.entry));
+  const { state } = foreseen;
   renderState(root, state, words, statusNames);
+  renderForeseen(root, foreseen, words, (entryId) => {
+    const item = waiting.find((i) => i.entry.id === entryId);
+    return item ? entryWhat(item.entry) : "";
+  }, (conflict) => refusalWords(page.refusals, conflict), statusNames);
   renderWoundRules(root, state, config.rules);
   root.dataset.preview = String(waiting.length > 0);
   renderAllowed(root, state, words);
@@ -97,6 +109,12 @@ async function render() {
   const note = root.querySelector("[data-pending-note]");
   note.textContent = waiting.length ? `⏳ ${plural(words, "previewNote", waiting.length)}` : "";
   root.querySelector("[data-who]").hidden = waiting.length > 0;
+}
+
+async function render() {
+  const items = (await outbox()).filter((item) => item.character === id);
+  heldItems = items;
+  paint(items);
   // Entries the server refused: one red message at a time, the oldest first, until read.
   const refused = items.find((item) => item.status === "refused");
   if (refused && feedback.current?.key !== refused.entry.id) {
@@ -149,15 +167,23 @@ listen(reload);
 // by the outbox. Resolves with the outbox item once the server answered, or still pending.
 async function log(kind, fields = {}, said = words.stored) {
   const entry = { id: newId(), kind, at: nowISO(), ...fields };
+  paint([...heldItems, { character: id, status: "pending", entry }]); // on screen at once
   await queue(id, entry, config.me, document.documentElement.lang);
   await render();
   await netbar.send();
   const item = (await outbox()).find((i) => i.entry.id === entry.id);
   if (item?.status === "stored" && item.state) hear(item.state);
   await reload();
+  const refusal = item?.status === "pending" && foreseen?.refused.find((c) => c.id === entry.id);
   if (item?.status === "stored") {
     // The numbers of the state that includes this entry (or a newer one).
     feedback.ok(said, { detail: numbers(newest(item.state, character.state)) });
+  } else if (refusal) {
+    // Offline, the rules already say the server will refuse it: said at once, in words.
+    feedback.error(`${words.serverRefuses}: ${refusalWords(page.refusals, refusal)}`, {
+      detail: entryWhat(entry),
+      key: `foreseen:${entry.id}`,
+    });
   } else if (item?.status !== "refused") {
     feedback.wait(words.queued); // a refusal is on screen already (render)
   }
@@ -419,3 +445,6 @@ document.addEventListener("visibilitychange", () => {
   if (document.visibilityState === "visible") stayAwake();
 });
 setInterval(() => tick(root), 250);
+// Time goes on on the phone too, with or without a signal: a countdown ends, energy comes
+// back, a save falls due (worked out from what is held: no storage read).
+setInterval(() => paint(heldItems), 1000);

@@ -238,3 +238,47 @@ export function checkOutcome(check, value, words, roll = null) {
     ? { failed, text: `≤ ${check.fails_at_or_below}: ✖ ${words.checkFailed}. ${check.text}` }
     : { failed, text: `> ${check.fails_at_or_below}: ✓ ${words.checkPassed}` };
 }
+
+// What the phone worked out while entries wait (console/foresee.js): the entries the server
+// will refuse, in words; a roll only the server makes, with what is at stake; entries left
+// for after that roll; an undo only the server can apply. Hidden when nothing is to say.
+export function renderForeseen(root, seen, words, what, refusal, statusNames = {}) {
+  const box = root.querySelector("[data-foreseen]");
+  if (!box) return;
+  const lines = seen.refused.map((conflict) => {
+    const line = document.createElement("li");
+    line.dataset.refusedEntry = conflict.id;
+    line.textContent = `✖ ${what(conflict.id)}: ${refusal(conflict)} · ${words.serverRefuses}`;
+    return line;
+  });
+  if (seen.pending) {
+    const line = document.createElement("li");
+    line.dataset.toRoll = seen.pending.what;
+    line.textContent = `🎲 ${toRollWords(seen.pending, words, statusNames)}`;
+    lines.push(line);
+    if (seen.unfolded.length) {
+      const after = document.createElement("li");
+      after.textContent = words.afterTheRoll.replace("%(n)s", seen.unfolded.length);
+      lines.push(after);
+    }
+  }
+  if (seen.unsure) {
+    const line = document.createElement("li");
+    line.textContent = `↶ ${words.undoUnsure}`;
+    lines.push(line);
+  }
+  box.replaceChildren(...lines);
+  box.hidden = lines.length === 0;
+}
+
+// "To be rolled by the server: a save at 12; a failure costs 4 points".
+function toRollWords(pending, words, statusNames) {
+  const stakes = pending.stakes ?? {};
+  const fill = (text, values) => text.replace(/%\((\w+)\)s/g, (all, name) => String(values[name] ?? all));
+  if (stakes.code === "save") {
+    return fill(words.toRollSave, { target: stakes.target, points: stakes.failure_damage });
+  }
+  if (stakes.code === "deadly_save") return fill(words.toRollDeadly, { target: stakes.target });
+  const named = stakes.key ? statusNames[stakes.key] ?? stakes.key : words.rollDice;
+  return fill(words.toRoll, { what: named });
+}

@@ -1,0 +1,60 @@
+// EX Nihilo's wounds on the phone: the same rules as the package's Python module (hit, heal,
+// coup de grâce, the dying countdown), made from the shared fold's helpers
+// (static/js/lib/fold.js) and held identical to the Python by generated vectors.
+const DYING_TURNS = 600; // "incosciente per 10 minuti (600 turni), passati i quali ... Morto"
+
+export function makeRuleset(lib) {
+  const { RuleError, takeBlow, evolve, deadAt } = lib;
+
+  function hit(state, entry, ctx) {
+    let { hp, ap, armour_destroyed: destroyed, death_at: deathAt } = state;
+    const worn = ctx.sheet.details.armour?.points ?? 0;
+    for (let blow = 0; blow < entry.blows; blow += 1) {
+      if (hp < 0) break; // dying: only a coup de grâce changes anything
+      const before = ap;
+      const breaks = ctx.settings.armour_breaks && worn > 0 && !destroyed;
+      let rest;
+      [ap, destroyed, rest] = takeBlow(ap, destroyed, entry.damage, entry.pierce, breaks);
+      if (breaks && destroyed) ap = Math.min(before, ctx.sheet.ap_max - worn);
+      if (rest >= 1) {
+        if (hp > 0) hp = Math.max(0, hp - rest);
+        else {
+          hp = -1;
+          deathAt = entry.at + DYING_TURNS * ctx.turn;
+        }
+      }
+    }
+    const statuses = state.statuses.filter((s) => !ctx.catalogue.get(s.key).ends_on_hit);
+    return evolve(state, { hp, ap, armour_destroyed: destroyed, death_at: deathAt, statuses });
+  }
+
+  function heal(state, entry, ctx) {
+    const hp = Math.min(ctx.sheet.hp_max, Math.max(state.hp, -1) + entry.amount);
+    return evolve(state, { hp, death_at: hp >= 0 ? null : state.death_at });
+  }
+
+  function coupDeGrace(state, entry) {
+    if (state.hp >= 0) throw new RuleError("not_dying");
+    return deadAt(state, entry.at);
+  }
+
+  function advanceWounds(state, t) {
+    if (state.death_at !== null && state.death_at <= t) {
+      return evolve(state, { died_at: state.death_at, death_at: null });
+    }
+    return state;
+  }
+
+  function wound(state) {
+    if (state.died_at !== null) return "dead";
+    if (state.hp > 0) return "ok";
+    return state.hp === 0 ? "grievous" : "dying";
+  }
+
+  return {
+    key: "ex-nihilo",
+    woundHandlers: { hit, heal, coup_de_grace: coupDeGrace },
+    wound,
+    advanceWounds,
+  };
+}
