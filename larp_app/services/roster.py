@@ -204,7 +204,7 @@ def row_kit(row: Row, event_id: int) -> dict[str, Any]:
         "faction": row.faction,
         # Spending lists what costs energy; passive or free advancements need no entry.
         "advancements": row.advancements,
-        "sheet": sheet_to_wire(row.record.ctx.sheet),
+        "sheet": row.record.wire_sheet,
         # Without its instant (it changes only with the state); with its inner values, from
         # which the phone's fold goes on offline.
         "state": {**row.record.state_json, "fold": state_to_wire(row.record.snapshot.state)},

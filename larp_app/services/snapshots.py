@@ -29,6 +29,7 @@ import threading
 from collections import OrderedDict, defaultdict
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
+from typing import Any
 
 from flask import current_app
 from sqlalchemy import select
@@ -36,6 +37,7 @@ from sqlalchemy import select
 from .. import rules
 from ..extensions import db
 from ..models import Character, Entry, Event
+from ..rules.wire import sheet_to_wire
 from .events import event_settings
 from .logs import log_of
 
@@ -89,6 +91,7 @@ class Record:
     version: int
     settings: str
     sheet: rules.LarpSheet  # slim: the common figures
+    wire_sheet: dict[str, Any]  # what the phone's fold reads of the sheet (rules.wire)
     folded: rules.Folded
     conflict_entries: dict[str, rules.Entry]  # the entries the fold refused, by id
     snapshot: rules.Snapshot | None = None  # at the view's instant
@@ -126,6 +129,7 @@ def fold_record(ctx: rules.Context, version: int, key: str, log: list[rules.Entr
         version=version,
         settings=key,
         sheet=slim(ctx.sheet),
+        wire_sheet=sheet_to_wire(ctx.sheet),
         folded=folded,
         conflict_entries={e.id: e for e in log if e.id in refused},
     )
