@@ -7,7 +7,8 @@ import json
 
 from larp_app.extensions import db
 from larp_app.models import Character, Event
-from larp_app.rules.wire import state_to_wire
+from larp_app.rules import LarpSheet
+from larp_app.rules.wire import sheet_to_wire, state_to_wire
 from larp_app.services.clock import now_utc
 from larp_app.services.entries import state_of
 from larp_app.services.events import change_settings
@@ -24,7 +25,9 @@ def test_every_state_the_phone_gets_carries_its_inner_values(app, client, api, c
     state = client.get(f"{url}/state", headers=api["referee"]).json
     roster = client.get("/api/v1/roster", headers=api["referee"]).json
     with app.app_context():
-        expected = state_to_wire(state_of(db.session.get(Character, character_id), now_utc()).state)
+        character = db.session.get(Character, character_id)
+        expected = state_to_wire(state_of(character, now_utc()).state)
+        sheet = json.loads(json.dumps(sheet_to_wire(LarpSheet.from_dict(character.larp))))
     after_hit = posted.json["state"]
     assert {k: after_hit["fold"][k] for k in ("hp", "ap", "energy")} == {
         k: after_hit[k] for k in ("hp", "ap", "energy")
@@ -34,6 +37,8 @@ def test_every_state_the_phone_gets_carries_its_inner_values(app, client, api, c
     kept = next(c for c in roster["characters"] if c["id"] == character_id)
     assert kept["state"]["fold"] == expected
     assert kept["sheet"]["hp_max"] == kept["state"]["hp_max"]
+    assert kept["sheet"] == sheet  # the details its rule system's fold reads included
+    assert kept["sheet"]["details"]
 
 
 def test_the_roster_gives_the_fold_the_events_settings_but_not_its_dice_seed(
