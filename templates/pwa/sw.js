@@ -31,14 +31,33 @@ async function keep(url, lang) {
   }
 }
 
+const PRECACHE_TRIES = 3;
+
+async function precache(cache, url) {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      const response = await fetch(new Request(url, { cache: "reload" }));
+      if (!response.ok) throw new Error(`HTTP ${response.status} for ${url}`);
+      await cache.put(url, response);
+      return;
+    } catch (error) {
+      if (attempt >= PRECACHE_TRIES) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
+    }
+  }
+}
+
 const keepShells = (lang) => Promise.all(SHELLS.map((url) => keep(url, lang)));
 
 self.addEventListener("install", (event) => {
   event.waitUntil(
     (async () => {
       const cache = await caches.open(STATIC);
-      // Past the browser's HTTP cache: the files of this version, not yesterday's.
-      await cache.addAll(PRECACHE.map((url) => new Request(url, { cache: "reload" })));
+      // Past the browser's HTTP cache: the files of this version, not yesterday's. Each file
+      // is tried a few times (event Wi-Fi, a busy server): one lost answer must not throw the
+      // whole install away; a file still missing after that fails the install, and the page
+      // registers the worker again at its next load.
+      await Promise.all(PRECACHE.map((url) => precache(cache, url)));
       await keepShells();
     })(),
   );

@@ -71,7 +71,10 @@ def stored_entries(app, character_ids):
 # Said when the shells are missing: what the phone holds, to tell a lost request from a
 # worker that never took over.
 WHAT_IS_KEPT = """async () => `the service worker did not keep the shells: controller=${
-    Boolean(navigator.serviceWorker.controller)}, caches=${JSON.stringify(await caches.keys())},
+    Boolean(navigator.serviceWorker.controller)}, worker=${JSON.stringify(
+    await navigator.serviceWorker.getRegistration().then((r) => r && ['installing', 'waiting',
+    'active'].map((k) => `${k}:${r[k]?.state ?? '-'}`)))}, caches=${JSON.stringify(
+    await caches.keys())},
     scan=${Boolean(await caches.match('/scan'))},
     shell=${Boolean(await caches.match('/console/offline'))}`"""
 
