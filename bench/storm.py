@@ -204,7 +204,7 @@ def summary(rows, since: float = 0.0) -> None:
         if not found:
             continue
         times = sorted(t for t, _ in found)
-        p99 = quantiles(times, n=100)[98] if len(times) > 1 else times[0]
+        p99 = quantiles(times, n=100, method="inclusive")[98] if len(times) > 1 else times[0]
         outcomes = defaultdict(int)
         for _, outcome in found:
             outcomes[outcome] += 1
@@ -217,7 +217,7 @@ def summary(rows, since: float = 0.0) -> None:
 
 def p99_of(rows, kind, since=0.0):
     times = sorted(took for k, at, took, _ in rows if k == kind and at >= since)
-    return quantiles(times, n=100)[98] if len(times) > 1 else float("nan")
+    return quantiles(times, n=100, method="inclusive")[98] if len(times) > 1 else float("nan")
 
 
 def run(args) -> None:
