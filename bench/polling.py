@@ -43,7 +43,7 @@ POLL_SECONDS = 2.0
 def percentile(values: list[float], q: int) -> float:
     if len(values) < 2:
         return values[0] if values else float("nan")
-    return quantiles(values, n=100)[q - 1]
+    return quantiles(values, n=100, method="inclusive")[q - 1]
 
 
 def console(port, token, character, stop, polls, seen):
