@@ -12,6 +12,7 @@ import json
 from flask import Blueprint, g, render_template, url_for
 from flask_babel import get_locale
 
+from .. import rules
 from ..extensions import db
 from ..messages import REFUSALS
 from ..models import Character
@@ -19,8 +20,15 @@ from ..services.assignments import works
 from ..services.clock import now_utc
 from ..services.roster import character_kit, event_kit
 from .auth import login_required
+from .rulesets import ruleset_template
 
 bp = Blueprint("console", __name__)
+
+
+def console_parts() -> list[str]:
+    """Each rule system's part of the console (``console.html`` in its templates), if any."""
+    parts = (ruleset_template(key, "console.html") for key in rules.ruleset_keys())
+    return [part for part in parts if part]
 
 
 def _page(character: Character | None):
@@ -36,7 +44,10 @@ def _page(character: Character | None):
         "refusals": {code: str(text) for code, text in REFUSALS.items()},
     }
     return render_template(
-        "console/console.html", character=character, config=json.dumps(config, ensure_ascii=False)
+        "console/console.html",
+        character=character,
+        config=json.dumps(config, ensure_ascii=False),
+        ruleset_parts=console_parts(),
     )
 
 

@@ -4,6 +4,8 @@ is an edge, a module importing its own package is not."""
 import ast
 from pathlib import Path
 
+from larp_app import rules
+
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "larp_app"
 
@@ -99,3 +101,24 @@ def test_the_engine_names_no_rule_system():
         for other in graph[name]
         if other.startswith("larp_app.rulesets")
     ] == []
+
+
+def test_the_shared_templates_and_scripts_name_no_rule_system():
+    root = Path(__file__).resolve().parents[2]
+    names = set()
+    for ruleset in rules.rulesets():
+        names |= {ruleset.key, ruleset.key.replace("-", "_"), ruleset.package_dir.name}
+    shared = [
+        path
+        for folder in (root / "templates", root / "static" / "js")
+        for path in folder.rglob("*")
+        if path.suffix in {".html", ".js", ".css", ".txt"}
+    ]
+    assert shared
+    named = [
+        f"{path.relative_to(root)} names {name}"
+        for path in shared
+        for name in sorted(names)
+        if name.lower() in path.read_text(encoding="utf-8").lower()
+    ]
+    assert named == []

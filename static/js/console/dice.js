@@ -1,6 +1,6 @@
-// Sistema Athkri: a 1o3d10 the referee asks for. The server rolls it from the event's seed and
-// the entry, lowers it one level for a badly wounded (Malherido) character, and keeps it with
-// the recent rolls; this shows the section, reads the choices and says what came out.
+// The kind `dice`, where a rule system declares it: a 1o3d10 the referee asks for. The server
+// rolls it from the event's seed and the entry (the rule system may lower it for a wound), and
+// keeps it with the recent rolls; this shows the section, reads the choices and says what came out.
 import { rollText } from "./render.js";
 
 const BONUS = [-20, 30];

@@ -26,7 +26,8 @@ import {
 
 const root = document.querySelector(".console");
 const page = JSON.parse(root.dataset.config);
-const words = { ...root.querySelector("[data-words]").dataset };
+// The console's words, and those of every rule system's part of it.
+const words = Object.assign({}, ...[...root.querySelectorAll("[data-words]")].map((t) => t.dataset));
 const feedback = createFeedback(root.querySelector("[data-feedback]"));
 const id = Number(location.pathname.split("/").at(-1));
 const netbar = startNetbar(document.querySelector("[data-netbar]"));
@@ -352,7 +353,7 @@ root.querySelector("[data-status-picker]").replaceChildren(
   ),
 );
 
-// A condition's random check (Athkri): the server rolls it; show the die and what it means.
+// A status's random check (where its catalogue has one): the server rolls it; show the die and what it means.
 const checkResult = root.querySelector("[data-check-result]");
 
 async function rollCheck(check) {

@@ -136,8 +136,9 @@ export function tick(root) {
   }
 }
 
-// Sistema Athkri: the wound track (level, next save, what a failure costs) and the dice.
-// States of other rulesets have no `level`: the panel stays hidden.
+// A wound track, where the rule system's state has one (level, next save, what a failure
+// costs) and the dice rolled; its markup is the rule system's part of the console. States
+// without a `level` leave it hidden.
 export function renderTrack(root, state, words, statusNames) {
   const panel = root.querySelector("[data-track]");
   if (!panel) return;
@@ -224,7 +225,7 @@ export function rollText(roll, words, statusNames = {}) {
 // percentage failed and what that costs.
 export function checkOutcome(check, value, words, roll = null) {
   if (check.die === "1o3d10" && roll) {
-    // A save against a difficulty (Daño continuo, Agarrado): success ends the condition.
+    // A save against a difficulty: success ends the status.
     return { failed: !roll.success, text: `${rollText(roll, words)}. ${check.text}` };
   }
   if (check.table) {
