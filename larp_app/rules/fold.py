@@ -7,7 +7,7 @@ recovery and status expiry are worked out from timestamps whenever a state is as
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from operator import attrgetter
 
@@ -42,6 +42,8 @@ class Context:
     ruleset: Ruleset
     catalogue: Mapping[str, StatusDef]
     recovery: timedelta | None  # one energy point every ...
+    # What a ruleset works out once per fold from the above (its own key), not once per entry.
+    memo: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     @classmethod
     def of(cls, sheet: LarpSheet, settings: Settings) -> Context:
