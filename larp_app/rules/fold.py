@@ -236,9 +236,11 @@ def advance(state: State, t: datetime, ctx: Context) -> State:
         energy = min(ctx.sheet.energy_max, energy + gained)
         next_at = None if energy >= ctx.sheet.energy_max else next_at + gained * ctx.recovery
     # Only a status with an end at or before ``until`` may be over: most steps look no further.
-    if statuses and any(s.until is not None and s.until <= until for s in statuses):
-        active = tuple(s for s in statuses if not s.expired(until))
-        statuses = statuses if len(active) == len(statuses) else active
+    for status in statuses:
+        if status.until is not None and status.until <= until:
+            active = tuple(s for s in statuses if not s.expired(until))
+            statuses = statuses if len(active) == len(statuses) else active
+            break
     if died_at is not None:
         next_at = None  # recovery stops with death
     if (

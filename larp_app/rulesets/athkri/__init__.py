@@ -190,7 +190,16 @@ class _Figures:
     """What the wound rules read of a Context, worked out once per fold (kept in its memo)
     rather than at every entry and every turn: the fold of a weekend asks thousands of times."""
 
-    __slots__ = ("_by_keys", "_texts", "app_saves", "catalogue", "dice_seed", "fisico", "turn")
+    __slots__ = (
+        "_by_keys",
+        "_texts",
+        "app_saves",
+        "catalogue",
+        "common_status_on",
+        "dice_seed",
+        "fisico",
+        "turn",
+    )
 
     def __init__(self, ctx: Context):
         self.fisico = ctx.sheet.details["attributes"]["fisico"]
@@ -198,6 +207,9 @@ class _Figures:
         self.dice_seed = ctx.settings.dice_seed
         self.app_saves = ctx.settings.saves == "app"
         self.catalogue = ctx.catalogue
+        from larp_app.rules.fold import HANDLERS  # fold imports no rule system
+
+        self.common_status_on = HANDLERS["status_on"]  # Athkri's status_on runs it first
         self._texts: dict[str, Mapping[str, Any]] = {}
         self._by_keys: dict[tuple[str, ...], tuple[int, bool, tuple]] = {}
 
@@ -291,7 +303,8 @@ def hit(state: State, entry: Hit, ctx: Context) -> State:
         ap, destroyed, rest = take_blow(
             state.ap, state.armour_destroyed, entry.damage, entry.pierce, ctx.settings.armour_breaks
         )
-        state = state.evolve(ap=ap, armour_destroyed=destroyed)
+        if ap != state.ap or destroyed is not state.armour_destroyed:  # most blows: no armour
+            state = state.evolve(ap=ap, armour_destroyed=destroyed)
         if rest - extra >= 1:
             state = _suffer(state, rest - extra, entry.at, (entry.id, "indefenso", blow), ctx)
         if state.died_at is not None:
@@ -325,9 +338,7 @@ def _suffer(state: State, damage: int, at: datetime, parts: tuple, ctx: Context)
 
 def status_on(state: State, entry: StatusOn, ctx: Context) -> State:
     """A condition, as everywhere; Daño continuo also starts dealing its damage each turn."""
-    from larp_app.rules.fold import HANDLERS  # the common handler; fold imports no rule system
-
-    state = HANDLERS["status_on"](state, entry, ctx)
+    state = _figures(ctx).common_status_on(state, entry, ctx)
     if entry.key != ONGOING:
         return state
     ongoing = Ongoing(
@@ -514,12 +525,26 @@ def advance_wounds(state: State, t: datetime, ctx: Context) -> State:
     Taking the events in order makes the state at ``t`` the same however many times the fold
     stopped on the way (a note in between changes nothing).
     """
+    track = state.track
+    if track is None:
+        return state  # nothing on the track yet
+    if track.awake_at is None and track.unconscious_since is None:
+        # Most steps of a fold: awake, and Daño continuo over or never begun (its Ongoing
+        # stays on the track): nothing runs with time.
+        ongoing = track.ongoing
+        if ongoing is None:
+            return state
+        for active in state.statuses:
+            if active.key == ONGOING:
+                break
+        else:
+            return state
+        if active.since != ongoing.since:
+            return state
     figures = _figures(ctx)
     while state.died_at is None:
         track = state.track
-        if track is None:
-            return state  # nothing on the track yet
-        # Most steps of a fold find nothing due: they stop here, with no list made.
+        # Most of the other steps find nothing due: they stop here, with no list made.
         awake_at = track.awake_at
         tick_at = None if track.ongoing is None else _next_tick_at(state, ctx)
         save_at = None
