@@ -192,6 +192,7 @@ class _Figures:
 
     __slots__ = (
         "_by_keys",
+        "_last",
         "_texts",
         "app_saves",
         "catalogue",
@@ -212,6 +213,7 @@ class _Figures:
         self.common_status_on = HANDLERS["status_on"]  # Athkri's status_on runs it first
         self._texts: dict[str, Mapping[str, Any]] = {}
         self._by_keys: dict[tuple[str, ...], tuple[int, bool, tuple]] = {}
+        self._last: tuple = ((), _NOTHING)  # the statuses last asked about, and the answer
 
     def texts(self, key: str) -> Mapping[str, Any]:
         texts = self._texts.get(key)
@@ -223,6 +225,9 @@ class _Figures:
     def of_statuses(self, statuses: tuple) -> tuple[int, bool, tuple[tuple[str, int], ...]]:
         """For the active conditions: Blindaje they add, whether one holds harmful ones in
         suspension (Petrificado), and what they add to every roll (``roll_modifiers``)."""
+        last = self._last
+        if statuses is last[0]:  # the same tuple as the step before: most steps keep it
+            return last[1]
         keys = tuple(s.key for s in statuses)
         found = self._by_keys.get(keys)
         if found is None:
@@ -236,6 +241,7 @@ class _Figures:
                 if value and not (suspended and texts(key).get("harmful")):
                     modifiers.append((key, int(value)))
             found = self._by_keys[keys] = (blindaje, suspended, tuple(modifiers))
+        self._last = (statuses, found)
         return found
 
 
@@ -316,15 +322,13 @@ def _suffer(state: State, damage: int, at: datetime, parts: tuple, ctx: Context)
     """Lose ``damage`` PS: a helpless character hit for Físico × 2 or more must save at 13 (the
     app rolls it from ``parts``, or a referee is asked); at 0 PS, or hurt while asleep after
     stabilising alone, unconscious (again); dead at Físico × 6 damage."""
-    fisico, track = _fisico(ctx), _track(state)
-    was_helpless, hp = helpless(state), state.hp - damage
-    if was_helpless and damage >= 2 * fisico:
-        if ctx.settings.saves != "app":
+    figures = _figures(ctx)
+    fisico, track, hp = figures.fisico, _track(state), state.hp - damage
+    if damage >= 2 * fisico and helpless(state):
+        if not figures.app_saves:
             track = _replace(track, indefenso_due=track.indefenso_due + 1)
         else:
-            roll = _save_roll(
-                state, dice.rng_for(_figures(ctx).dice_seed, *parts), INDEFENSO_SAVE, ctx
-            )
+            roll = _save_roll(state, dice.rng_for(figures.dice_seed, *parts), INDEFENSO_SAVE, ctx)
             track = _with_roll(track, at, "indefenso", roll)
             if not roll.success:
                 return state.evolve(hp=hp, track=track).dead_at(at)
@@ -333,7 +337,9 @@ def _suffer(state: State, damage: int, at: datetime, parts: tuple, ctx: Context)
         track = _replace(
             track, unconscious_since=at, cause=parts[0], saves=0, failures=0, awake_at=None
         )
-    return _dead_if_past(state.evolve(hp=hp, track=track), at, ctx)
+    if ctx.sheet.hp_max - hp >= fisico * DEATH_MULTIPLE:  # dead: as _dead_if_past, in one copy
+        return state.evolve(hp=hp, track=track, died_at=at, death_at=None, next_energy_at=None)
+    return state.evolve(hp=hp, track=track)
 
 
 def status_on(state: State, entry: StatusOn, ctx: Context) -> State:
