@@ -61,7 +61,8 @@ def one_of_three_d10(
 ) -> Roll:
     """1o3d10 at ``level`` (+1 keeps the highest, 0 the middle, −1 the lowest; capped)."""
     level = max(-1, min(1, level))
-    dice = tuple(rng.randint(1, 10) for _ in range(3))
+    randint = rng.randint
+    dice = (randint(1, 10), randint(1, 10), randint(1, 10))  # in this order: the seed's dice
     kept = sorted(dice)[level + 1]
     return Roll(
         dice=dice, kept=kept, bonus=bonus, target=target, keep=KEEP[level], modifiers=modifiers

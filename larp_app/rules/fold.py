@@ -7,7 +7,7 @@ recovery and status expiry are worked out from timestamps whenever a state is as
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from operator import attrgetter
 
@@ -42,6 +42,8 @@ class Context:
     ruleset: Ruleset
     catalogue: Mapping[str, StatusDef]
     recovery: timedelta | None  # one energy point every ...
+    # What a ruleset works out once per fold from the above (its own key), not once per entry.
+    memo: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     @classmethod
     def of(cls, sheet: LarpSheet, settings: Settings) -> Context:
@@ -250,9 +252,11 @@ def advance(state: State, t: datetime, ctx: Context) -> State:
         energy = min(ctx.sheet.energy_max, energy + gained)
         next_at = None if energy >= ctx.sheet.energy_max else next_at + gained * ctx.recovery
     # Only a status with an end at or before ``until`` may be over: most steps look no further.
-    if statuses and any(s.until is not None and s.until <= until for s in statuses):
-        active = tuple(s for s in statuses if not s.expired(until))
-        statuses = statuses if len(active) == len(statuses) else active
+    for status in statuses:
+        if status.until is not None and status.until <= until:
+            active = tuple(s for s in statuses if not s.expired(until))
+            statuses = statuses if len(active) == len(statuses) else active
+            break
     if died_at is not None:
         next_at = None  # recovery stops with death
     if (

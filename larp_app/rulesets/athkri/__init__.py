@@ -9,7 +9,7 @@ at 1 PS, the k-th failure deals k × Físico), Muerto when damage reaches Físic
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -186,8 +186,89 @@ def tabletop_values(raw: Mapping[str, Any], tables: TableSet) -> dict[str, Any]:
 # Wounds ------------------------------------------------------------------------------------
 
 
+class _Figures:
+    """What the wound rules read of a Context, worked out once per fold (kept in its memo)
+    rather than at every entry and every turn: the fold of a weekend asks thousands of times."""
+
+    __slots__ = (
+        "_by_keys",
+        "_last",
+        "_texts",
+        "app_saves",
+        "catalogue",
+        "common_status_on",
+        "dice_seed",
+        "fisico",
+        "turn",
+    )
+
+    def __init__(self, ctx: Context):
+        self.fisico = ctx.sheet.details["attributes"]["fisico"]
+        self.turn = ctx.settings.turn
+        self.dice_seed = ctx.settings.dice_seed
+        self.app_saves = ctx.settings.saves == "app"
+        self.catalogue = ctx.catalogue
+        from larp_app.rules.fold import HANDLERS  # fold imports no rule system
+
+        self.common_status_on = HANDLERS["status_on"]  # Athkri's status_on runs it first
+        self._texts: dict[str, Mapping[str, Any]] = {}
+        self._by_keys: dict[tuple[str, ...], tuple[int, bool, tuple]] = {}
+        self._last: tuple = ((), _NOTHING)  # the statuses last asked about, and the answer
+
+    def texts(self, key: str) -> Mapping[str, Any]:
+        texts = self._texts.get(key)
+        if texts is None:
+            status = self.catalogue.get(key)
+            texts = self._texts[key] = status.texts if status else {}
+        return texts
+
+    def of_statuses(self, statuses: tuple) -> tuple[int, bool, tuple[tuple[str, int], ...]]:
+        """For the active conditions: Blindaje they add, whether one holds harmful ones in
+        suspension (Petrificado), and what they add to every roll (``roll_modifiers``)."""
+        last = self._last
+        if statuses is last[0]:  # the same tuple as the step before: most steps keep it
+            return last[1]
+        keys = tuple(s.key for s in statuses)
+        found = self._by_keys.get(keys)
+        if found is None:
+            texts = self.texts
+            blindaje = sum(int(texts(k).get("blindaje") or 0) for k in keys)
+            ordered = sorted(set(keys))
+            suspended = any(texts(k).get("suspends_harmful") for k in ordered)
+            modifiers = []
+            for key in ordered:
+                value = texts(key).get("all_rolls")
+                if value and not (suspended and texts(key).get("harmful")):
+                    modifiers.append((key, int(value)))
+            found = self._by_keys[keys] = (blindaje, suspended, tuple(modifiers))
+        self._last = (statuses, found)
+        return found
+
+
+_NOTHING = (0, False, ())  # no condition active: nothing added, nothing suspended
+
+
+def _figures(ctx: Context) -> _Figures:
+    figures = ctx.memo.get(KEY)
+    if figures is None:
+        figures = ctx.memo[KEY] = _Figures(ctx)
+    return figures
+
+
+def _of_statuses(state: State, ctx: Context) -> tuple[int, bool, tuple[tuple[str, int], ...]]:
+    return _figures(ctx).of_statuses(state.statuses) if state.statuses else _NOTHING
+
+
+def _replace(value, **changes):
+    """``dataclasses.replace`` for the track's own frozen dataclasses (plain fields, no
+    ``__post_init__``), at a fraction of its cost: the fold makes one for nearly every roll."""
+    new = object.__new__(type(value))
+    new.__dict__.update(value.__dict__, **changes)
+    return new
+
+
 def _fisico(ctx: Context) -> int:
-    return ctx.sheet.details["attributes"]["fisico"]
+    return _figures(ctx).fisico
 
 
 def _track(state: State) -> Track:
@@ -200,7 +281,7 @@ def _damage(state: State, ctx: Context) -> int:
 
 def _with_roll(track: Track, at: datetime, what: str, roll: dice.Roll) -> Track:
     rolls = (*track.rolls, (format_instant(at), what, roll))[-MAX_ROLLS_SHOWN:]
-    return replace(track, rolls=rolls)
+    return _replace(track, rolls=rolls)
 
 
 def unconscious(state: State) -> bool:
@@ -223,12 +304,13 @@ def _dead_if_past(state: State, at: datetime, ctx: Context) -> State:
 
 def hit(state: State, entry: Hit, ctx: Context) -> State:
     """Blows on a helpless (Indefenso) character still deal damage; a big one may kill."""
-    extra = _status_sum(state, ctx, "blindaje")  # Petrificado: "+20 a Blindaje" a blow
+    extra = _of_statuses(state, ctx)[0]  # Petrificado: "+20 a Blindaje" a blow
     for blow in range(entry.blows):
         ap, destroyed, rest = take_blow(
             state.ap, state.armour_destroyed, entry.damage, entry.pierce, ctx.settings.armour_breaks
         )
-        state = state.evolve(ap=ap, armour_destroyed=destroyed)
+        if ap != state.ap or destroyed is not state.armour_destroyed:  # most blows: no armour
+            state = state.evolve(ap=ap, armour_destroyed=destroyed)
         if rest - extra >= 1:
             state = _suffer(state, rest - extra, entry.at, (entry.id, "indefenso", blow), ctx)
         if state.died_at is not None:
@@ -240,35 +322,29 @@ def _suffer(state: State, damage: int, at: datetime, parts: tuple, ctx: Context)
     """Lose ``damage`` PS: a helpless character hit for Físico × 2 or more must save at 13 (the
     app rolls it from ``parts``, or a referee is asked); at 0 PS, or hurt while asleep after
     stabilising alone, unconscious (again); dead at Físico × 6 damage."""
-    fisico, track = _fisico(ctx), _track(state)
-    was_helpless, hp = helpless(state), state.hp - damage
-    if was_helpless and damage >= 2 * fisico:
-        if ctx.settings.saves != "app":
-            track = replace(track, indefenso_due=track.indefenso_due + 1)
+    figures = _figures(ctx)
+    fisico, track, hp = figures.fisico, _track(state), state.hp - damage
+    if damage >= 2 * fisico and helpless(state):
+        if not figures.app_saves:
+            track = _replace(track, indefenso_due=track.indefenso_due + 1)
         else:
-            roll = _save_roll(
-                state, dice.rng_for(ctx.settings.dice_seed, *parts), INDEFENSO_SAVE, ctx
-            )
+            roll = _save_roll(state, dice.rng_for(figures.dice_seed, *parts), INDEFENSO_SAVE, ctx)
             track = _with_roll(track, at, "indefenso", roll)
             if not roll.success:
                 return state.evolve(hp=hp, track=track).dead_at(at)
     if track.unconscious_since is None and (hp <= 0 or track.awake_at is not None):
         # Knocked out, or hurt again after stabilising alone: unconscious again.
-        track = replace(
+        track = _replace(
             track, unconscious_since=at, cause=parts[0], saves=0, failures=0, awake_at=None
         )
-    return _dead_if_past(state.evolve(hp=hp, track=track), at, ctx)
-
-
-def _status_sum(state: State, ctx: Context, figure: str) -> int:
-    return sum(int(_texts(ctx, s.key).get(figure) or 0) for s in state.statuses)
+    if ctx.sheet.hp_max - hp >= fisico * DEATH_MULTIPLE:  # dead: as _dead_if_past, in one copy
+        return state.evolve(hp=hp, track=track, died_at=at, death_at=None, next_energy_at=None)
+    return state.evolve(hp=hp, track=track)
 
 
 def status_on(state: State, entry: StatusOn, ctx: Context) -> State:
     """A condition, as everywhere; Daño continuo also starts dealing its damage each turn."""
-    from larp_app.rules.fold import HANDLERS  # the common handler; fold imports no rule system
-
-    state = HANDLERS["status_on"](state, entry, ctx)
+    state = _figures(ctx).common_status_on(state, entry, ctx)
     if entry.key != ONGOING:
         return state
     ongoing = Ongoing(
@@ -277,7 +353,7 @@ def status_on(state: State, entry: StatusOn, ctx: Context) -> State:
         damage=entry.damage or ONGOING_DAMAGE,
         difficulty=entry.difficulty or NORMAL,
     )
-    return state.evolve(track=replace(_track(state), ongoing=ongoing))
+    return state.evolve(track=_replace(_track(state), ongoing=ongoing))
 
 
 def _next_tick_at(state: State, ctx: Context) -> datetime | None:
@@ -285,18 +361,22 @@ def _next_tick_at(state: State, ctx: Context) -> datetime | None:
     ongoing = _track(state).ongoing
     if ongoing is None:
         return None
-    active = next((s for s in state.statuses if s.key == ONGOING), None)
-    if active is None or active.since != ongoing.since:
+    for active in state.statuses:
+        if active.key == ONGOING:
+            break
+    else:
         return None
-    at = ongoing.since + (ongoing.ticks + 1) * ctx.settings.turn
+    if active.since != ongoing.since:
+        return None
+    at = ongoing.since + (ongoing.ticks + 1) * _figures(ctx).turn
     return None if active.until is not None and at > active.until else at
 
 
 def _tick(state: State, at: datetime, ctx: Context) -> State:
     track = _track(state)
-    ongoing = replace(track.ongoing, ticks=track.ongoing.ticks + 1)
-    state = state.evolve(track=replace(track, ongoing=ongoing))
-    if any(_texts(ctx, s.key).get("suspends_harmful") for s in state.statuses):
+    ongoing = _replace(track.ongoing, ticks=track.ongoing.ticks + 1)
+    state = state.evolve(track=_replace(track, ongoing=ongoing))
+    if _of_statuses(state, ctx)[1]:
         return state  # Petrificado: the harm is held in suspension
     return _suffer(state, ongoing.damage, at, (ongoing.cause, "ongoing", ongoing.ticks), ctx)
 
@@ -326,7 +406,7 @@ def save(state: State, entry: Save, ctx: Context) -> State:
     if ctx.settings.saves != "referee":
         raise RuleError("saves_rolled_by_app")
     if track.indefenso_due:
-        track = replace(track, indefenso_due=track.indefenso_due - 1)
+        track = _replace(track, indefenso_due=track.indefenso_due - 1)
         state = state.evolve(track=track)
         return state if entry.success else state.dead_at(entry.at)
     if track.unconscious_since is None:
@@ -346,7 +426,7 @@ def check_roll(state: State, entry: CheckRoll, ctx: Context) -> State:
     check = status.texts.get("check") if status else None
     if check is None:
         raise RuleError("no_random_check", key=entry.key)
-    rng = dice.rng_for(ctx.settings.dice_seed, entry.id, entry.key)
+    rng = dice.rng_for(_figures(ctx).dice_seed, entry.id, entry.key)
     if check.get("die") != "1o3d10":
         roll = dice.d(rng, 100)
         return state.evolve(track=_with_roll(_track(state), entry.at, entry.key, roll))
@@ -374,20 +454,7 @@ def roll_modifiers(state: State, ctx: Context) -> tuple[tuple[str, int], ...]:
     """What the active conditions add to every roll (the seed's "-2 a todas sus Tiradas":
     Enfermo, Asustado, Dominado), each by its key; Petrificado holds harmful ones in
     suspension ("cualquier Condición nociva se mantiene en suspensión")."""
-    keys = sorted({s.key for s in state.statuses})
-    suspended = any(_texts(ctx, k).get("suspends_harmful") for k in keys)
-    modifiers = []
-    for key in keys:
-        texts = _texts(ctx, key)
-        value = texts.get("all_rolls")
-        if value and not (suspended and texts.get("harmful")):
-            modifiers.append((key, int(value)))
-    return tuple(modifiers)
-
-
-def _texts(ctx: Context, key: str) -> Mapping[str, Any]:
-    status = ctx.catalogue.get(key)
-    return status.texts if status else {}
+    return _of_statuses(state, ctx)[2]
 
 
 def _level_of_dice(state: State, ctx: Context, asked: int = 0) -> int:
@@ -409,7 +476,7 @@ def _save_roll(state: State, rng, target: int, ctx: Context) -> dice.Roll:
 def roll_dice(state: State, entry: DiceRoll, ctx: Context) -> State:
     """A 1o3d10 on demand, kept with its dice; Malherido lowers it one level (§4.1)."""
     roll = dice.one_of_three_d10(
-        dice.rng_for(ctx.settings.dice_seed, entry.id),
+        dice.rng_for(_figures(ctx).dice_seed, entry.id),
         _level_of_dice(state, ctx, entry.level),
         entry.bonus,
         entry.target,
@@ -420,12 +487,12 @@ def roll_dice(state: State, entry: DiceRoll, ctx: Context) -> State:
 
 def _apply_save(state, track, success, at, ctx, roll) -> State:
     fisico = _fisico(ctx)
-    track = replace(track, saves=track.saves + 1)
+    track = _replace(track, saves=track.saves + 1)
     if roll is not None:
         track = _with_roll(track, at, "save", roll)
     if success and not track.stabilised_alone:
-        minutes = dice.d(dice.rng_for(ctx.settings.dice_seed, track.cause, "awake"), 6).kept
-        track = replace(
+        minutes = dice.d(dice.rng_for(_figures(ctx).dice_seed, track.cause, "awake"), 6).kept
+        track = _replace(
             track,
             unconscious_since=None,
             stabilised_alone=True,
@@ -434,7 +501,7 @@ def _apply_save(state, track, success, at, ctx, roll) -> State:
         return state.evolve(hp=1, track=track)
     if success:
         return state.evolve(track=track)  # stabilised alone once already: needs help now
-    track = replace(track, failures=track.failures + 1)
+    track = _replace(track, failures=track.failures + 1)
     state = state.evolve(hp=state.hp - track.failures * fisico, track=track)
     return _dead_if_past(state, at, ctx)
 
@@ -443,7 +510,7 @@ def next_save_at(state: State, ctx: Context) -> datetime | None:
     track = _track(state)
     if track.unconscious_since is None or state.died_at is not None:
         return None
-    return track.unconscious_since + (track.saves + 1) * ctx.settings.turn
+    return track.unconscious_since + (track.saves + 1) * _figures(ctx).turn
 
 
 def next_wound_change(state: State, ctx: Context) -> datetime | None:
@@ -464,20 +531,45 @@ def advance_wounds(state: State, t: datetime, ctx: Context) -> State:
     Taking the events in order makes the state at ``t`` the same however many times the fold
     stopped on the way (a note in between changes nothing).
     """
-    while state.died_at is None:
-        track = _track(state)
-        save_at = next_save_at(state, ctx) if ctx.settings.saves == "app" else None
-        events = [(track.awake_at, 0), (_next_tick_at(state, ctx), 1), (save_at, 2)]
-        due = [(at, order) for at, order in events if at is not None and at <= t]
-        if not due:
+    track = state.track
+    if track is None:
+        return state  # nothing on the track yet
+    if track.awake_at is None and track.unconscious_since is None:
+        # Most steps of a fold: awake, and Daño continuo over or never begun (its Ongoing
+        # stays on the track): nothing runs with time.
+        ongoing = track.ongoing
+        if ongoing is None:
             return state
-        at, what = min(due)
+        for active in state.statuses:
+            if active.key == ONGOING:
+                break
+        else:
+            return state
+        if active.since != ongoing.since:
+            return state
+    figures = _figures(ctx)
+    while state.died_at is None:
+        track = state.track
+        # Most of the other steps find nothing due: they stop here, with no list made.
+        awake_at = track.awake_at
+        tick_at = None if track.ongoing is None else _next_tick_at(state, ctx)
+        save_at = None
+        if figures.app_saves and track.unconscious_since is not None:
+            save_at = track.unconscious_since + (track.saves + 1) * figures.turn
+        if (
+            (awake_at is None or awake_at > t)
+            and (tick_at is None or tick_at > t)
+            and (save_at is None or save_at > t)
+        ):
+            return state
+        events = [(awake_at, 0), (tick_at, 1), (save_at, 2)]
+        at, what = min((at, order) for at, order in events if at is not None and at <= t)
         if what == 0:
-            state = state.evolve(track=replace(track, awake_at=None))
+            state = state.evolve(track=_replace(track, awake_at=None))
         elif what == 1:
             state = _tick(state, at, ctx)
         else:
-            rng = dice.rng_for(ctx.settings.dice_seed, track.cause, "save", track.saves + 1)
+            rng = dice.rng_for(figures.dice_seed, track.cause, "save", track.saves + 1)
             roll = _save_roll(state, rng, UNCONSCIOUS_SAVE, ctx)
             state = _apply_save(state, track, roll.success, at, ctx, roll)
     return state
