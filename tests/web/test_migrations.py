@@ -101,3 +101,34 @@ def test_the_upgrade_to_badges_found_by_hash_fills_the_hashes_of_existing_badges
             kept = conn.execute(sqlalchemy.text("SELECT secret FROM badge ORDER BY id")).scalars()
             assert list(kept) == ["BADGE3SECRETBADGE3SECRETBAD", "BADGE4SECRETBADGE4SECRETBAD"]
         upgrade()
+
+
+def test_an_account_that_logged_entries_survives_the_upgrade_that_rebuilds_its_table(app):
+    # SQLite rebuilds a table to drop or change a column (0010 on "user"); with foreign keys
+    # enforced, the rows that point at it (an entry's author) must not stop an upgrade nor be
+    # lost. From the first schema: every migration is run over them.
+    with app.app_context():
+        downgrade(revision=FIRST)
+        with db.engine.begin() as conn:
+            for statement in (
+                "INSERT INTO event (id, name, ruleset, settings, created_at) "
+                "VALUES (7, 'Notte', 'ex-nihilo', '{}', '2027-03-06 15:00:00')",
+                'INSERT INTO "user" (id, username, password_hash, role, token_hash, active, '
+                "created_at) VALUES (5, 'remo', 'x', 'referee', 'h5', true, "
+                "'2027-03-06 15:00:00')",
+                "INSERT INTO character (id, event_id, player, name, tabletop, larp, created_at) "
+                "VALUES (3, 7, 'Giulia', 'Vera', '{}', '{\"hp_max\": 3}', '2027-03-06 15:00:00')",
+                "INSERT INTO entry (client_id, character_id, kind, at, received_at, author_id, "
+                "fields) VALUES ('e1', 3, 'note', '2027-03-06 16:00:00', "
+                "'2027-03-06 16:00:00', 5, '{}')",
+            ):
+                conn.execute(sqlalchemy.text(statement))
+        upgrade()
+        with db.engine.begin() as conn:
+            author = conn.execute(
+                sqlalchemy.text(
+                    'SELECT u.username FROM entry e JOIN "user" u ON u.id = e.author_id '
+                    "WHERE e.client_id = 'e1'"
+                )
+            ).scalar_one()
+        assert author == "remo"

@@ -16,6 +16,22 @@ branch_labels = None
 depends_on = None
 
 
+
+def _foreign_keys(on):
+    """SQLite: rebuilding ``user`` (batch mode, to drop a column) drops the table that entries,
+    sessions and tokens refer to, which PRAGMA foreign_keys=ON forbids once any row points at
+    it; the check is made once the new table is in place. The pragma only changes outside a
+    transaction. (As in 0011: a migration keeps its own code.)"""
+    if op.get_bind().dialect.name != 'sqlite':
+        return
+    with op.get_context().autocommit_block():
+        if on:
+            broken = op.get_bind().exec_driver_sql('PRAGMA foreign_key_check').all()
+            if broken:
+                raise RuntimeError(f'foreign keys broken by the rebuild: {broken[:5]}')
+        op.execute(f"PRAGMA foreign_keys={'ON' if on else 'OFF'}")
+
+
 def upgrade():
     op.create_table(
         'api_token',
@@ -49,8 +65,10 @@ def upgrade():
         "INSERT INTO api_token (user_id, token_hash, label, created_at) "
         "SELECT id, token_hash, 'first', created_at FROM \"user\""
     )
+    _foreign_keys(False)
     with op.batch_alter_table('user', schema=None) as batch_op:
         batch_op.drop_column('token_hash')
+    _foreign_keys(True)
 
 
 def downgrade():
