@@ -45,6 +45,9 @@ async function register() {
     scope: bar.dataset.scope,
   });
   offer(registration.waiting);
+  navigator.serviceWorker.ready.then((ready) => {
+    if (!navigator.serviceWorker.controller) ready.active?.postMessage("claim");
+  });
   registration.addEventListener("updatefound", () => {
     const worker = registration.installing;
     worker?.addEventListener("statechange", () => {

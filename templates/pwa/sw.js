@@ -79,6 +79,9 @@ self.addEventListener("activate", (event) => {
 // The page's "Update" button: the waiting worker takes over, and the pages reload.
 self.addEventListener("message", (event) => {
   if (event.data === "skip-waiting") self.skipWaiting();
+  // A page loaded while this worker was installing is not controlled by it: it asks, so
+  // that what it loads later (a rule system's fold) comes from the cache with no network.
+  if (event.data === "claim") event.waitUntil(self.clients.claim());
   const { keep: path, lang } = event.data ?? {};
   if (event.data?.keepShells) event.waitUntil(keepShells(lang));
   // A player's page asks to be kept, for a look at the last state with no network.
