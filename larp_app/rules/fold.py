@@ -130,22 +130,6 @@ def fold_log(ctx: Context, entries: Iterable[Entry], until: datetime | None = No
     )
 
 
-def fold_on(folded: Folded, ctx: Context, entry: Entry) -> Folded | None:
-    """The log folded with one more entry, from the log folded without it: what ``fold_log``
-    gives for the whole log, for an entry new to it, dated at or after every other and not an
-    undo (nothing before it changes); None for any other entry (fold the whole log again)."""
-    if entry.kind == "undo" or (folded.last_at is not None and entry.at < folded.last_at):
-        return None
-    conflicts = list(folded.conflicts)
-    state = _step(folded.state, entry, ctx, {**HANDLERS, **ctx.ruleset.wound_handlers}, conflicts)
-    return Folded(
-        state=state,
-        conflicts=tuple(conflicts),
-        last_at=entry.at,
-        log_position=folded.log_position + 1,
-    )
-
-
 def _step(state: State, entry: Entry, ctx: Context, handlers, conflicts: list) -> State:
     """Let time pass up to the entry, then apply it; a refusal is added to ``conflicts``."""
     state = advance(state, entry.at, ctx)

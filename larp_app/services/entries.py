@@ -18,7 +18,7 @@ from .characters import check_open, larp_sheet
 from .clock import now_utc
 from .events import event_settings
 from .logs import log_cache, log_of, run
-from .snapshots import snapshots, state_of
+from .snapshots import state_of
 from .versions import changed
 
 
@@ -253,20 +253,6 @@ def record_entry(
         raise
 
 
-def _judged(character: Character, log: list[rules.Entry], at: datetime) -> rules.Snapshot:
-    """The state at ``at`` of the log ending with a new entry: this worker's kept fold of the
-    log without it, folded on by that entry (the whole log is folded again only when the kept
-    fold is of another log, or the entry changes what came before it)."""
-    kept = snapshots()
-    record, entry = kept.record(character), log[-1]
-    if record.folded.log_position == len(log) - 1 and all(e.at <= at for e in log):
-        ctx = kept.context(character)
-        folded = rules.fold_on(record.folded, ctx, entry)
-        if folded is not None:
-            return rules.snapshot_at(folded, ctx, at)
-    return rules.state_at(larp_sheet(character), event_settings(character.event), log, at)
-
-
 def _sent_at(raw: dict[str, Any]) -> dict[str, Any]:
     return {"sent_at": raw["sent_at"]} if raw.get("sent_at") is not None else {}
 
@@ -286,7 +272,9 @@ def _record(character, entry, raw, author, log, now, limits) -> Recorded:
     entry = rules.entry_from_stored(fields)  # read as it will be read back: checked above
     log = [*log, entry]
     judged_at = max(now, at)
-    snapshot = _judged(character, log, judged_at)
+    snapshot = rules.state_at(
+        larp_sheet(character), event_settings(character.event), log, judged_at
+    )
     refusal = next((c for c in snapshot.conflicts if c.id == entry.id), None)
     if refusal is not None:
         raise rules.RuleError(refusal.code, **refusal.params)

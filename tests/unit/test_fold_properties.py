@@ -15,16 +15,7 @@ from functools import cache
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from larp_app.rules import (
-    Context,
-    convert_sheet,
-    default_settings,
-    fold_log,
-    fold_on,
-    read_settings,
-    snapshot_at,
-    state_at,
-)
+from larp_app.rules import convert_sheet, default_settings, read_settings, state_at
 from larp_app.rules.entries import (
     CoupDeGrace,
     Entry,
@@ -297,19 +288,3 @@ def test_undoing_an_entry_equals_never_having_logged_it(sheet, event, log, data)
     assert undone.pop("log_position") == never.pop("log_position") + 2  # X and its undo
     assert undone == never
     assert own == []  # an undo of a counted, not-yet-undone entry is never refused
-
-
-@fold_settings
-@given(sheets, events, logs().filter(bool), instants)
-def test_folding_on_by_a_last_entry_equals_folding_the_whole_log_again(sheet, event, log, at):
-    # The entry path folds a new entry onto the kept fold of the log before it.
-    *before, last = log
-    ctx = Context.of(sheet, event)
-    on = fold_on(fold_log(ctx, before), ctx, last)
-    if on is None:  # an undo, or dated before another entry: the whole log is folded again
-        assert last.kind == "undo" or any(e.at > last.at for e in before)
-        return
-    whole = fold_log(ctx, log)
-    assert on == whole
-    later = max(at, last.at)
-    assert snapshot_at(on, ctx, later).to_dict() == state_at(sheet, event, log, later).to_dict()
