@@ -10,6 +10,7 @@ judged afresh, as on the API.
 
 from __future__ import annotations
 
+from types import EllipsisType
 from typing import Any
 
 from sqlalchemy import delete
@@ -27,12 +28,13 @@ def _refused(item: dict, code: str, message: str) -> dict:
     return {"id": item.get("id"), "status": "refused", "code": code, "message": message}
 
 
-def sync_one(user: User, item: Any) -> dict[str, Any]:
+def sync_one(user: User, item: Any, worked: set[int] | EllipsisType | None = ...) -> dict[str, Any]:
     """Record one outbox item ``{character, id, kind, at, sent_at, ...}``; say what became of it.
 
     ``stored`` or ``duplicate`` (stored before) with the entry and the character's state;
     ``refused`` with a code and a sentence; ``unknown_character`` when there is no such
-    character. Flushes; the caller commits.
+    character. ``worked``: the user's ``assigned_events``, read once for a batch. Flushes;
+    the caller commits.
     """
     if not isinstance(item, dict):
         return {"id": None, "status": "invalid", "message": "each item must be an object"}
@@ -40,7 +42,7 @@ def sync_one(user: User, item: Any) -> dict[str, Any]:
     if character is None:
         return {"id": item.get("id"), "status": "unknown_character"}
     entry = {k: v for k, v in item.items() if k != "character"}
-    if not works(user, character.event):
+    if not works(user, character.event, worked):
         params = {"event": character.event.name}
         message = refusal_message("not_your_event", params)
         keep_refusal(character, _kept(entry), user, "not_your_event", params, message)

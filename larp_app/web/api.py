@@ -578,8 +578,9 @@ def post_sync():
             [rules.Problem("entries", "too_many", {"max": MAX_SYNC, "got": len(items)})]
         )
     results = []
+    worked = assigned_events(g.user)  # read once for the batch
     for item in items:
-        results.append(sync_one(g.user, item))
+        results.append(sync_one(g.user, item, worked))
         db.session.commit()
     now = now_utc()
     voided = voided_for(g.user, recently_logged(g.user, now), now)
