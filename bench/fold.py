@@ -120,6 +120,16 @@ class Model:
                 self.hp = max(0, self.hp - damage + absorbed) if self.hp > 0 else -1
 
 
+def undo_target(rng, log, undone: set, kinds: tuple[str, ...]) -> str | None:
+    """One of the last five entries, of ``kinds`` and not undone yet, now undone; or None."""
+    recent = [e for e in log[-5:] if e["kind"] in kinds and e["id"] not in undone]
+    if not recent:
+        return None
+    target = rng.choice(recent)["id"]
+    undone.add(target)
+    return target
+
+
 def weekend_log(sheet: LarpSheet, n: int, rng: random.Random) -> list[dict]:
     """A referee's log of ``n`` entries as the API receives them (plain dicts, arrival order).
 
@@ -183,11 +193,9 @@ def weekend_log(sheet: LarpSheet, n: int, rng: random.Random) -> list[dict]:
         elif kind == "note":
             entry["text"] = "Parla col dottore della Corporazione."
         elif kind == "undo":
-            recent = [e for e in log[-5:] if e["kind"] in ("note", "status_on", "spend_energy")]
-            recent = [e for e in recent if e["id"] not in undone]
-            if recent:
-                entry["target"] = rng.choice(recent)["id"]
-                undone.add(entry["target"])
+            target = undo_target(rng, log, undone, ("note", "status_on", "spend_energy"))
+            if target:
+                entry["target"] = target
             else:
                 entry.update(kind="note", text="Niente da annullare.")
         entry["at"] = at.isoformat().replace("+00:00", "Z")
@@ -283,11 +291,9 @@ def athkri_weekend_log(sheet: LarpSheet, n: int, rng: random.Random) -> list[dic
         elif kind == "roll":
             entry["key"] = "confundido"
         elif kind == "undo":
-            recent = [e for e in log[-5:] if e["kind"] in ("note", "dice", "status_on")]
-            recent = [e for e in recent if e["id"] not in undone]
-            if recent:
-                entry["target"] = rng.choice(recent)["id"]
-                undone.add(entry["target"])
+            target = undo_target(rng, log, undone, ("note", "dice", "status_on"))
+            if target:
+                entry["target"] = target
         if kind in ("status_off", "spend_energy", "undo") and len(entry) == 2:
             entry.update(kind="note", text="Nada que hacer.")
         elif kind == "note":
