@@ -287,35 +287,30 @@ export function toDict(state, ctx, conflicts, logPosition, at) {
 
 // --- the state's inner values, as the server sends them (larp_app/rules/wire.py) -------------
 
-export function stateFromWire(wire, ctx) {
-  const p = parseInstant;
-  return {
-    hp: wire.hp,
-    ap: wire.ap,
-    energy: wire.energy,
-    armour_destroyed: wire.armour_destroyed,
-    next_energy_at: p(wire.next_energy_at),
-    death_at: p(wire.death_at),
-    died_at: p(wire.died_at),
-    statuses: wire.statuses.map((s) => ({ key: s.key, since: p(s.since), until: p(s.until) })),
-    track: wire.track === null ? null : ctx.ruleset.trackFromWire(wire.track),
-  };
-}
-
-export function stateToWire(state, ctx) {
-  const f = formatInstant;
+// The same fields both ways: `instant` converts each instant, `track` the rule system's track.
+function convertState(state, instant, track) {
   return {
     hp: state.hp,
     ap: state.ap,
     energy: state.energy,
     armour_destroyed: state.armour_destroyed,
-    next_energy_at: f(state.next_energy_at),
-    death_at: f(state.death_at),
-    died_at: f(state.died_at),
-    statuses: state.statuses.map((s) => ({ key: s.key, since: f(s.since), until: f(s.until) })),
-    track: state.track === null ? null : ctx.ruleset.trackToWire(state.track),
+    next_energy_at: instant(state.next_energy_at),
+    death_at: instant(state.death_at),
+    died_at: instant(state.died_at),
+    statuses: state.statuses.map((s) => ({
+      key: s.key,
+      since: instant(s.since),
+      until: instant(s.until),
+    })),
+    track: state.track === null ? null : track(state.track),
   };
 }
+
+export const stateFromWire = (wire, ctx) =>
+  convertState(wire, parseInstant, ctx.ruleset.trackFromWire);
+
+export const stateToWire = (state, ctx) =>
+  convertState(state, formatInstant, ctx.ruleset.trackToWire);
 
 // --- handlers common to every rule system (fold.py HANDLERS) --------------------------------
 
