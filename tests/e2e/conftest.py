@@ -55,13 +55,27 @@ def browser():
 
 
 @pytest.fixture
-def phone(browser):
+def phone_locale():
+    """The language the phone's browser asks for; a module overrides it for another."""
+    return "it-IT"
+
+
+@pytest.fixture
+def phone(browser, phone_locale):
     """A 360 px wide phone screen."""
     context = browser.new_context(
-        viewport={"width": 360, "height": 780}, locale="it-IT", has_touch=True, is_mobile=True
+        viewport={"width": 360, "height": 780}, locale=phone_locale, has_touch=True, is_mobile=True
     )
     yield context.new_page()
     context.close()
+
+
+@pytest.fixture
+def server(app):
+    """The app served on a port it keeps when stopped and started again (no network)."""
+    running = Server(app)
+    yield running
+    running.stop()
 
 
 @pytest.fixture

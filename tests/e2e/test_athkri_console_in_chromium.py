@@ -36,13 +36,9 @@ def athkri(app):
 
 
 @pytest.fixture
-def phone(browser):
-    """A 360 px wide phone screen, in English."""
-    context = browser.new_context(
-        viewport={"width": 360, "height": 780}, locale="en-GB", has_touch=True, is_mobile=True
-    )
-    yield context.new_page()
-    context.close()
+def phone_locale():
+    """The phone asks for English."""
+    return "en-GB"
 
 
 def knock_out(page, points):

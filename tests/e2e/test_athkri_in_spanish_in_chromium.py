@@ -104,10 +104,6 @@ def test_an_athkri_event_is_set_up_and_refereed_in_spanish(live_server, browser,
 
 
 @pytest.fixture
-def phone(browser):
-    """A 360 px wide phone whose browser asks for Spanish."""
-    context = browser.new_context(
-        viewport={"width": 360, "height": 780}, locale="es-ES", has_touch=True, is_mobile=True
-    )
-    yield context.new_page()
-    context.close()
+def phone_locale():
+    """The phone asks for Spanish."""
+    return "es-ES"

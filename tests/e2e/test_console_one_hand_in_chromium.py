@@ -29,13 +29,6 @@ SIZES = [(360, 740), (320, 568)]
 
 
 @pytest.fixture
-def server(app):
-    running = Server(app)
-    yield running
-    running.stop()
-
-
-@pytest.fixture
 def cast(app):
     """Demo characters with armour to lose and no energy, by id: {id: (hp_max, ap_max)}."""
     with app.app_context():

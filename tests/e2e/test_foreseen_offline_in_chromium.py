@@ -19,7 +19,6 @@ from larp_app.services.demo import load_demo
 from larp_app.services.entries import record_entry
 from larp_app.services.events import change_settings
 
-from .conftest import Server
 from .test_console_in_chromium import open_console
 from .test_offline_in_chromium import network, outbox, ready_for_offline, wait_until
 
@@ -34,19 +33,8 @@ SHOWN = {
 
 
 @pytest.fixture
-def server(app):
-    running = Server(app)
-    yield running
-    running.stop()
-
-
-@pytest.fixture
-def phone(browser):
-    context = browser.new_context(
-        viewport={"width": 360, "height": 780}, locale="en-GB", has_touch=True, is_mobile=True
-    )
-    yield context.new_page()
-    context.close()
+def phone_locale():
+    return "en-GB"
 
 
 def demo_character(app, ruleset, settings=None, **wanted):

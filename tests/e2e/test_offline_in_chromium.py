@@ -24,19 +24,11 @@ from larp_app.services.entries import record_entry, state_of
 from larp_app.services.users import end_sessions
 
 from .camera import PHONE, badge_front, log_in_as_referee
-from .conftest import Server
 
 SCANNED = 5  # the demo character on the fake camera's badge
 TYPED = 6  # the one whose short code is typed
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-
-
-@pytest.fixture
-def server(app):
-    running = Server(app)
-    yield running
-    running.stop()
 
 
 def network(page, server, on: bool):
