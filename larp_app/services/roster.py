@@ -207,7 +207,7 @@ def row_kit(row: Row, event_id: int) -> dict[str, Any]:
         "sheet": row.record.wire_sheet,
         # Without its instant (it changes only with the state); with its inner values, from
         # which the phone's fold goes on offline.
-        "state": {**row.record.state_json, "fold": state_to_wire(row.record.snapshot.state)},
+        "state": {**row.record.state_json, "fold": row.record.fold_json},
     }
 
 

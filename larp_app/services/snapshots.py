@@ -37,7 +37,7 @@ from sqlalchemy import select
 from .. import rules
 from ..extensions import db
 from ..models import Character, Entry, Event
-from ..rules.wire import sheet_to_wire
+from ..rules.wire import sheet_to_wire, state_to_wire
 from .events import event_settings
 from .logs import log_of
 
@@ -98,6 +98,7 @@ class Record:
     stamp: datetime | None = None  # the latest change at or before that instant
     due: datetime | None = None  # the next change after it
     state_json: dict | None = None  # the snapshot as data, without its instant
+    fold_json: dict | None = None  # the state's inner values, for the phone's fold (rules.wire)
     html: dict[str, str] = field(default_factory=dict)  # board rows, by locale
 
     def at(self, ctx: rules.Context, now: datetime, log: list[rules.Entry] | None = None) -> None:
@@ -119,6 +120,7 @@ class Record:
         self.snapshot = replace(snapshot, sheet=self.sheet)  # kept without the whole sheet
         self.state_json = self.snapshot.to_dict()
         del self.state_json["at"]
+        self.fold_json = state_to_wire(self.snapshot.state)
         self.html.clear()
 
 
