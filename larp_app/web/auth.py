@@ -17,6 +17,7 @@ from flask import (
     url_for,
 )
 from flask_babel import gettext as _
+from flask_wtf.csrf import generate_csrf
 
 from .. import rules
 from ..extensions import db
@@ -103,6 +104,11 @@ def _log_in(user) -> None:
     session.clear()
     session.permanent = True
     session["sid"] = start_session(user)
+    # The CSRF secret goes in the first cookie: pages loaded at once after login (a form and
+    # the service worker's shells) would otherwise each make one, and the last cookie written
+    # would refuse the others' forms.
+    g.pop("csrf_token", None)
+    generate_csrf()
 
 
 @bp.post("/logout")
