@@ -130,6 +130,23 @@ def fold_log(ctx: Context, entries: Iterable[Entry], until: datetime | None = No
     )
 
 
+def fold_on(folded: Folded, entry: Entry, ctx: Context) -> Folded | None:
+    """``folded`` with one more entry, when only that entry needs stepping: the same as
+    folding the whole log again. None when it cannot be so (an undo rewrites what came
+    before it; an entry dated before the last one moves into the middle of the log)."""
+    if entry.kind == "undo" or (folded.last_at is not None and entry.at < folded.last_at):
+        return None
+    conflicts = list(folded.conflicts)
+    handlers = {**HANDLERS, **ctx.ruleset.wound_handlers}
+    state = _step(folded.state, entry, ctx, handlers, conflicts)
+    return Folded(
+        state=state,
+        conflicts=tuple(conflicts),
+        last_at=entry.at,
+        log_position=folded.log_position + 1,
+    )
+
+
 def _step(state: State, entry: Entry, ctx: Context, handlers, conflicts: list) -> State:
     """Let time pass up to the entry, then apply it; a refusal is added to ``conflicts``."""
     state = advance(state, entry.at, ctx)

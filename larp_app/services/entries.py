@@ -14,11 +14,11 @@ from .. import rules
 from ..extensions import db
 from ..messages import refusal_message
 from ..models import Character, Entry, RefusedEntry, User
-from .characters import check_open, larp_sheet
+from .characters import check_open
 from .clock import now_utc
 from .events import event_settings
 from .logs import log_cache, log_of, run
-from .snapshots import state_of
+from .snapshots import snapshots, state_of
 from .versions import changed
 
 
@@ -270,11 +270,18 @@ def _record(character, entry, raw, author, log, now, limits) -> Recorded:
     if author is not None:
         fields["author"] = author.username
     entry = rules.entry_from_stored(fields)  # read as it will be read back: checked above
-    log = [*log, entry]
     judged_at = max(now, at)
-    snapshot = rules.state_at(
-        larp_sheet(character), event_settings(character.event), log, judged_at
-    )
+    kept = snapshots()
+    ctx = kept.context(character)
+    record = kept.current(character, log)
+    # Usually the entry comes last in time: only it is stepped, onto this worker's kept fold
+    # of the log before it (rules.fold_on is the whole fold, tests/unit/test_fold_on.py).
+    folded = None if record is None else rules.fold_on(record.folded, entry, ctx)
+    log = [*log, entry]
+    whole = all(e.at <= judged_at for e in log)
+    if folded is None:
+        folded = rules.fold_log(ctx, log, judged_at)
+    snapshot = rules.snapshot_at(folded, ctx, judged_at)
     refusal = next((c for c in snapshot.conflicts if c.id == entry.id), None)
     if refusal is not None:
         raise rules.RuleError(refusal.code, **refusal.params)
@@ -299,6 +306,7 @@ def _record(character, entry, raw, author, log, now, limits) -> Recorded:
     # Kept by this worker at once; a rolled-back row is harmless there (LogCache compares
     # the client ids the database holds).
     log_cache().add(character.id, row_id, entry)
-    changed(character)  # the event's version grows: rosters and boards learn of it
-    whole = all(e.at <= judged_at for e in log)
+    version = changed(character)  # the event's version grows: rosters and boards learn of it
+    if whole:  # ``folded`` is the whole log's: the next entry here steps on from it
+        kept.keep_after_commit(character, ctx, version, log, folded, record)
     return Recorded(fields, snapshot, created=True, log=log if whole else None)

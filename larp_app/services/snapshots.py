@@ -32,7 +32,9 @@ from datetime import UTC, datetime
 from typing import Any
 
 from flask import current_app
+from sqlalchemy import event as sa_event
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from .. import rules
 from ..extensions import db
@@ -124,8 +126,15 @@ class Record:
         self.html.clear()
 
 
-def fold_record(ctx: rules.Context, version: int, key: str, log: list[rules.Entry]) -> Record:
-    folded = rules.fold_log(ctx, log)
+def fold_record(
+    ctx: rules.Context,
+    version: int,
+    key: str,
+    log: list[rules.Entry],
+    folded: rules.Folded | None = None,
+) -> Record:
+    """The record of ``log`` (``folded``: already folded whole by the caller)."""
+    folded = rules.fold_log(ctx, log) if folded is None else folded
     refused = {c.id for c in folded.conflicts}
     return Record(
         version=version,
@@ -261,6 +270,51 @@ class Snapshots:
                 return self._fold(character)
         return record
 
+    def current(self, character: Character, log: list[rules.Entry]) -> Record | None:
+        """The kept record of exactly ``log`` (read under the character's write lock) at the
+        character's version, if this worker has it: no query, no fold."""
+        record = self.records.get(character.id)
+        if (
+            record is None
+            or record.version != character.version
+            or record.settings != settings_key(character.event)
+            or record.folded.log_position != len(log)
+        ):
+            return None
+        return record
+
+    def keep_after_commit(
+        self,
+        character: Character,
+        ctx: rules.Context,
+        version: int,
+        log: list[rules.Entry],
+        folded: rules.Folded,
+        previous: Record | None,
+    ) -> None:
+        """Keep the record of ``log`` (with an entry this transaction stores), ``folded``
+        whole, at ``version``, once the transaction commits; ``previous``: the record of the
+        log before it (its sheet's forms are the same).
+
+        Never before the commit: a rolled-back transaction's version number is given again
+        to the next change, which would then find a record of a log that never was."""
+        refused = {c.id for c in folded.conflicts}
+        if previous is None:
+            record = fold_record(ctx, version, settings_key(character.event), log, folded)
+        else:
+            kept = previous.conflict_entries
+            record = Record(
+                version=version,
+                settings=previous.settings,
+                sheet=previous.sheet,
+                wire_sheet=previous.wire_sheet,
+                folded=folded,
+                conflict_entries=(
+                    kept if refused == kept.keys() else {e.id: e for e in log if e.id in refused}
+                ),
+            )
+        db.session.info.setdefault(PENDING, {})[character.id] = (self, record)
+
     def _fold(self, character: Character) -> Record:
         key = settings_key(character.event)
         ctx = self.context(character)
@@ -390,6 +444,24 @@ class Snapshots:
                         heapq.heappush(view.due, (record.due, character_id))
                     view.latest = max(filter(None, (view.latest, record.stamp)), default=None)
         view.at = now
+
+
+PENDING = "larp_records_after_commit"  # in the session's info: {character id: (kept, record)}
+
+
+@sa_event.listens_for(Session, "after_commit")
+def _keep_committed(session: Session) -> None:
+    for character_id, (kept, record) in session.info.pop(PENDING, {}).items():
+        with kept.lock:
+            known = kept.records.get(character_id)
+            if known is None or known.version < record.version:
+                kept.records[character_id] = record
+
+
+@sa_event.listens_for(Session, "after_rollback")
+@sa_event.listens_for(Session, "after_soft_rollback")
+def _forget_rolled_back(session: Session, *_previous) -> None:
+    session.info.pop(PENDING, None)
 
 
 def snapshots() -> Snapshots:

@@ -17,6 +17,8 @@ from larp_app import rules
 from larp_app.extensions import db
 from larp_app.models import Character, Entry, Event
 from larp_app.services.characters import import_sheets, larp_sheet
+from larp_app.services.clock import now_utc
+from larp_app.services.entries import record_entry
 from larp_app.services.events import change_settings, create_event, event_settings
 from larp_app.services.snapshots import Since, Snapshots, snapshots, state_of
 from larp_app.services.versions import changed
@@ -172,3 +174,77 @@ def test_a_worker_that_keeps_one_parsed_sheet_answers_as_the_full_fold(ctx, logs
             expected = full_fold(character, instant_)
             del expected["at"]
             assert record.state_json == expected
+
+
+def recorded(character: Character, entry: rules.Entry, shift: timedelta) -> rules.Snapshot | None:
+    """The entry through the app's write path (record_entry), dated ``shift`` later; committed
+    also when refused (the refusal is kept), as the API does."""
+    raw = {**rules.entry_to_dict(entry), "at": rules.format_instant(entry.at + shift)}
+    try:
+        answer = record_entry(
+            character, raw, None, limits=(timedelta(minutes=5), timedelta(days=1))
+        )
+    except rules.RuleError:
+        db.session.commit()
+        return None
+    db.session.commit()
+    return answer.snapshot
+
+
+def stored_log(character: Character) -> list[rules.Entry]:
+    stored = db.session.scalars(
+        db.select(Entry.fields).where(Entry.character_id == character.id).order_by(Entry.id)
+    )
+    return [rules.entry_from_stored(f) for f in stored]
+
+
+@examples
+@given(log=logs().filter(bool))
+def test_each_entry_recorded_keeps_a_record_equal_to_the_whole_stored_log_folded(ctx, log):
+    """The write path steps a new entry onto the kept fold (rules.fold_on) and keeps the
+    result after the commit: it must be the whole stored log folded, entry after entry."""
+    event = ctx
+    character = new_character(event)
+    log = fresh_ids(log)
+    shift = now_utc() - timedelta(minutes=1) - max(e.at for e in log)
+    kept = snapshots()
+    for entry in log:
+        answer = recorded(character, entry, shift)
+        db.session.refresh(character)
+        whole = stored_log(character)
+        if answer is not None:
+            judged = max(now_utc(), *(e.at for e in whole))
+            assert answer.to_dict() == full_fold(character, answer.at)
+            assert answer.at <= judged
+        record = kept.records.get(character.id)
+        if record is not None and record.version == character.version:
+            assert record.folded == rules.fold_log(kept.context(character), whole)
+    later = now_utc()
+    assert state_of(character, later).to_dict() == full_fold(character, later)
+
+
+def test_an_entry_rolled_back_leaves_no_kept_record_behind(ctx):
+    """Its version number is given again to the next change: a record kept for it would be
+    of a log that never was."""
+    event = ctx
+    character = new_character(event)
+    start = now_utc() - timedelta(seconds=30)
+    hit = {"kind": "hit", "damage": 2, "pierce": True}
+    first = rules.read_entry({"id": str(uuid.uuid4()), "at": rules.format_instant(start), **hit})
+    assert recorded(character, first, timedelta(0)) is not None
+    kept = snapshots()
+    before = kept.records[character.id]
+    assert before.folded.log_position == 1
+    raw = {"id": str(uuid.uuid4()), "at": rules.format_instant(start + timedelta(seconds=5))}
+    record_entry(character, {**raw, **hit}, None)
+    db.session.rollback()
+    assert kept.records[character.id] is before  # not the rolled-back entry's
+    heal = {"kind": "heal", "amount": 1}
+    second = {"id": str(uuid.uuid4()), "at": rules.format_instant(start + timedelta(seconds=9))}
+    answer = record_entry(character, {**second, **heal}, None)
+    db.session.commit()
+    db.session.refresh(character)
+    assert answer.snapshot.to_dict() == full_fold(character, answer.snapshot.at)
+    assert kept.records[character.id].folded == rules.fold_log(
+        kept.context(character), stored_log(character)
+    )
