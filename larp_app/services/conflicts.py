@@ -79,12 +79,13 @@ def voided_for(user: User, characters: list[Character], now: datetime) -> list[V
     )
 
 
-def voided_in(
-    user: User, character: Character, log: list[rules.Entry], snapshot: rules.Snapshot
-) -> list[Voided]:
-    """``voided_for`` one character whose whole ``log`` the caller has just folded into
-    ``snapshot`` (an entry's answer): nothing read again."""
-    return _not_dismissed(user, _voided(character, log, snapshot))
+def voided_in(user: User, character: Character, snapshot: rules.Snapshot) -> list[Voided]:
+    """``voided_for`` one character whose whole log the caller has just folded into
+    ``snapshot`` (an entry's answer): nothing folded again, and with no conflict (the usual
+    answer) nothing read."""
+    if not snapshot.conflicts:
+        return []
+    return _not_dismissed(user, _voided(character, log_of(character), snapshot))
 
 
 def _not_dismissed(user: User, voided: list[Voided]) -> list[Voided]:

@@ -27,23 +27,20 @@ class Recorded:
     fields: dict[str, Any]  # the entry as stored
     snapshot: rules.Snapshot
     created: bool  # False: the same id was stored before, nothing stored twice
-    # The log with the new entry, in arrival order, when ``snapshot`` folds every entry of it
-    # (none is dated after it): the entries that stopped counting are its conflicts.
-    log: list[rules.Entry] | None = None
+    # ``snapshot`` folds every entry of the log (none is dated after it): the entries that
+    # stopped counting are its conflicts.
+    whole: bool = False
 
 
 # Statements of every entry and poll, built once: building one costs more than running it.
 SEEN_BEFORE = select(
-    select(Entry.id)
-    .where(Entry.client_id == bindparam("client_id"), Entry.character_id != bindparam("character"))
-    .scalar_subquery(),
+    select(Entry.id).where(Entry.client_id == bindparam("client_id")).scalar_subquery(),
     select(RefusedEntry.id)
     .where(RefusedEntry.client_id == bindparam("client_id"))
     .scalar_subquery(),
 )
-LOCK_CHARACTER = (
-    select(Character.id).where(Character.id == bindparam("character")).with_for_update()
-)
+CHARACTER_VERSION = select(Character.version).where(Character.id == bindparam("character"))
+LOCK_CHARACTER = CHARACTER_VERSION.with_for_update()
 # A Core insert into the table (no ORM bulk machinery): the log is append-only.
 INSERT_ENTRY = insert(Entry.__table__).returning(Entry.__table__.c.id)
 
@@ -92,8 +89,9 @@ def _placed(entry: rules.Entry, raw: dict[str, Any], now: datetime, limits) -> d
     return at
 
 
-def lock_character(character: Character) -> None:
-    """Serialise the writes for one character until this transaction ends.
+def lock_character(character: Character) -> int:
+    """Serialise the writes for one character until this transaction ends; return its
+    version as the lock found it (every change to it committed before is in).
 
     Another request writing for the same character waits here, so each entry is judged
     against a log that already holds every entry stored before it. PostgreSQL locks the
@@ -101,13 +99,15 @@ def lock_character(character: Character) -> None:
     before the log is read, rather than at the insert.
     """
     connection = db.session.connection()
+    params = {"character": character.id}
     if connection.dialect.name == "postgresql":
-        connection.execute(LOCK_CHARACTER, {"character": character.id})
-    elif (
+        return connection.execute(LOCK_CHARACTER, params).scalar_one()
+    if (
         connection.dialect.name == "sqlite"
         and not connection.connection.dbapi_connection.in_transaction
     ):
         connection.exec_driver_sql("BEGIN IMMEDIATE")
+    return connection.execute(CHARACTER_VERSION, params).scalar_one()
 
 
 IGNORED_IN_CONTENT = ("id", "at", "sent_at", "author", "referee", "character")
@@ -148,12 +148,11 @@ def _refused_before(client_id: str) -> RefusedEntry | None:
     return db.session.scalar(select(RefusedEntry).where(RefusedEntry.client_id == client_id))
 
 
-def _seen_before(client_id: str, character: Character) -> tuple[bool, RefusedEntry | None]:
-    """Whether another character's log holds this id (a phone reusing an id), and its
-    refusal if it was refused before: one query, and a second only for a refusal."""
-    found = run(SEEN_BEFORE, {"client_id": client_id, "character": character.id})
-    elsewhere, refused = found.one()
-    return elsewhere is not None, None if refused is None else db.session.get(RefusedEntry, refused)
+def _seen_before(client_id: str) -> tuple[bool, RefusedEntry | None]:
+    """Whether a log holds this id (this character's: sent again; another's: an id reused),
+    and its refusal if it was refused before: one query, and a second only for a refusal."""
+    stored, refused = run(SEEN_BEFORE, {"client_id": client_id}).one()
+    return stored is not None, None if refused is None else db.session.get(RefusedEntry, refused)
 
 
 def keep_refusal(
@@ -228,19 +227,20 @@ def record_entry(
     now = now_utc()
     entry = rules.read_entry(raw)  # invalid input is refused before any lock is taken
     sent = rules.entry_to_dict(entry)
-    lock_character(character)
-    log = log_of(character)
-    if any(e.id == entry.id for e in log):
-        return _answer_again(character, sent, now)
-    elsewhere, first = _seen_before(entry.id, character)
-    if elsewhere:
+    version = lock_character(character)
+    stored, first = _seen_before(entry.id)
+    if stored:
         return _answer_again(character, sent, now)
     if first is not None and first.code != "invalid":
         if first.character_id != character.id or content(first.fields) != content(sent):
             raise _reused(entry.id, first.fields, sent)
         raise rules.RuleError(first.code, **(first.params or {}))  # already kept: not again
+    # Nothing committed for the character since it was read (its sheet is the one in hand):
+    # this worker's record of its log, at that version, is the log as the lock found it.
+    fresh = version == character.version
+    record = snapshots().current(character) if fresh else None
     try:
-        return _record(character, entry, raw, author, log, now, limits)
+        return _record(character, entry, raw, author, record, fresh, now, limits)
     except rules.RuleError as refused:
         keep_refusal(
             character,
@@ -257,11 +257,17 @@ def _sent_at(raw: dict[str, Any]) -> dict[str, Any]:
     return {"sent_at": raw["sent_at"]} if raw.get("sent_at") is not None else {}
 
 
-def _record(character, entry, raw, author, log, now, limits) -> Recorded:
+def _record(character, entry, raw, author, record, fresh, now, limits) -> Recorded:
+    """Judge and store the entry. With ``record`` (the kept fold of the log as locked) an
+    entry dated after the log is stepped onto it and the log is not read at all; otherwise
+    the log is read and folded whole. ``fresh``: the character in hand is as locked, so the
+    new record may be kept."""
+    log = None if record is not None and entry.kind != "undo" else log_of(character)
     if entry.kind == "undo":
         _check_undo_allowed(entry, log, author, now)
     at = _placed(entry, raw, now, limits or entry_window(character))
-    latest = max((e.at for e in log), default=at)
+    known = [record.folded.last_at] if log is None else [e.at for e in log]
+    latest = max(filter(None, known), default=at)
     if latest - CONCURRENT <= at < latest:
         # Concurrent with the last entry stored (two phones a moment apart): judged in the
         # order stored, so that it cannot void an entry already acknowledged.
@@ -273,14 +279,15 @@ def _record(character, entry, raw, author, log, now, limits) -> Recorded:
     judged_at = max(now, at)
     kept = snapshots()
     ctx = kept.context(character)
-    record = kept.current(character, log)
     # Usually the entry comes last in time: only it is stepped, onto this worker's kept fold
     # of the log before it (rules.fold_on is the whole fold, tests/unit/test_fold_on.py).
-    folded = None if record is None else rules.fold_on(record.folded, entry, ctx)
-    log = [*log, entry]
-    whole = all(e.at <= judged_at for e in log)
+    folded = None if log is not None else rules.fold_on(record.folded, entry, ctx)
     if folded is None:
+        log = [*(log_of(character) if log is None else log), entry]
+        whole = all(e.at <= judged_at for e in log)
         folded = rules.fold_log(ctx, log, judged_at)
+    else:
+        whole = True  # the entry is the latest: every entry is at or before it
     snapshot = rules.snapshot_at(folded, ctx, judged_at)
     refusal = next((c for c in snapshot.conflicts if c.id == entry.id), None)
     if refusal is not None:
@@ -307,6 +314,8 @@ def _record(character, entry, raw, author, log, now, limits) -> Recorded:
     # the client ids the database holds).
     log_cache().add(character.id, row_id, entry)
     version = changed(character)  # the event's version grows: rosters and boards learn of it
-    if whole:  # ``folded`` is the whole log's: the next entry here steps on from it
-        kept.keep_after_commit(character, ctx, version, log, folded, record)
-    return Recorded(fields, snapshot, created=True, log=log if whole else None)
+    # ``folded`` is the whole log's: the next entry here steps on from it, once committed.
+    kept.keep_after_commit(
+        character, version, ctx, folded if whole and fresh else None, log, record
+    )
+    return Recorded(fields, snapshot, created=True, whole=whole)

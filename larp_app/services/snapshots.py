@@ -42,6 +42,7 @@ from ..models import Character, Entry, Event
 from ..rules.wire import sheet_to_wire, state_to_wire
 from .events import event_settings
 from .logs import log_of
+from .versions import UNCOMMITTED, uncommitted
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 BUILD_CHUNK = 500  # characters whose sheets and logs are read at once when a view is built
@@ -255,6 +256,10 @@ class Snapshots:
 
     def context(self, character: Character) -> rules.Context:
         event = character.event
+        if character.id in uncommitted():  # an uncommitted version: parsed, not kept
+            return rules.Context.of(
+                rules.LarpSheet.from_dict(character.larp), event_settings(event)
+            )
         return self._context(
             character.id, character.version, settings_key(event), character.larp,
             event_settings(event),
@@ -264,21 +269,36 @@ class Snapshots:
     def record(self, character: Character) -> Record:
         """The character's record; its version alone tells it current (new settings raise
         every character's version), so a current one costs no query."""
+        written = uncommitted()
+        if character.id in written:  # changed in this transaction: nothing kept before it ends
+            record = written[character.id]
+            if record is None or record.version != character.version:
+                key = settings_key(character.event)
+                return fold_record(
+                    self.context(character), character.version, key, log_of(character)
+                )
+            return record
         record = self.records.get(character.id)
         if record is None or record.version != character.version:
             with self.lock:
                 return self._fold(character)
         return record
 
-    def current(self, character: Character, log: list[rules.Entry]) -> Record | None:
-        """The kept record of exactly ``log`` (read under the character's write lock) at the
-        character's version, if this worker has it: no query, no fold."""
-        record = self.records.get(character.id)
+    def current(self, character: Character) -> Record | None:
+        """The kept record at the character's version, if this worker has it: no query.
+
+        A record is of the log read after its version was (or of the commit that made the
+        version), so when the character's version, read under its write lock, is still the
+        record's, the record holds exactly the stored log."""
+        written = uncommitted()
+        if character.id in written:  # changed in this transaction: its own record, if any
+            record = written[character.id]
+        else:
+            record = self.records.get(character.id)
         if (
             record is None
             or record.version != character.version
             or record.settings != settings_key(character.event)
-            or record.folded.log_position != len(log)
         ):
             return None
         return record
@@ -286,34 +306,41 @@ class Snapshots:
     def keep_after_commit(
         self,
         character: Character,
-        ctx: rules.Context,
         version: int,
-        log: list[rules.Entry],
-        folded: rules.Folded,
+        ctx: rules.Context,
+        folded: rules.Folded | None,
+        log: list[rules.Entry] | None,
         previous: Record | None,
     ) -> None:
-        """Keep the record of ``log`` (with an entry this transaction stores), ``folded``
-        whole, at ``version``, once the transaction commits; ``previous``: the record of the
-        log before it (its sheet's forms are the same).
+        """This transaction stores an entry for ``character``: once it commits, keep the
+        record at ``version`` of the log with it (``folded`` whole; None: not known here).
+        ``log``: the log with the entry, when it was read; else ``previous``, the record of
+        the log before it, has the same conflicts.
 
         Never before the commit: a rolled-back transaction's version number is given again
-        to the next change, which would then find a record of a log that never was."""
-        refused = {c.id for c in folded.conflicts}
-        if previous is None:
-            record = fold_record(ctx, version, settings_key(character.event), log, folded)
-        else:
-            kept = previous.conflict_entries
-            record = Record(
-                version=version,
-                settings=previous.settings,
-                sheet=previous.sheet,
-                wire_sheet=previous.wire_sheet,
-                folded=folded,
-                conflict_entries=(
-                    kept if refused == kept.keys() else {e.id: e for e in log if e.id in refused}
-                ),
-            )
-        db.session.info.setdefault(PENDING, {})[character.id] = (self, record)
+        to the next change, which would then find a record of a log that never was. Until
+        then ``record`` answers for the character from this transaction's own view."""
+        record = None
+        if folded is not None:
+            refused = {c.id for c in folded.conflicts}
+            if previous is None:
+                record = fold_record(ctx, version, settings_key(character.event), log, folded)
+            else:
+                known = previous.conflict_entries
+                record = Record(
+                    version=version,
+                    settings=previous.settings,
+                    sheet=previous.sheet,
+                    wire_sheet=previous.wire_sheet,
+                    folded=folded,
+                    conflict_entries=(
+                        known
+                        if refused == known.keys()
+                        else {e.id: e for e in log if e.id in refused}
+                    ),
+                )
+        uncommitted()[character.id] = record
+        db.session.info[KEEPER] = self
 
     def _fold(self, character: Character) -> Record:
         key = settings_key(character.event)
@@ -446,22 +473,27 @@ class Snapshots:
         view.at = now
 
 
-PENDING = "larp_records_after_commit"  # in the session's info: {character id: (kept, record)}
+KEEPER = "larp_snapshots"  # in the session's info: the Snapshots that keeps its records
 
 
 @sa_event.listens_for(Session, "after_commit")
 def _keep_committed(session: Session) -> None:
-    for character_id, (kept, record) in session.info.pop(PENDING, {}).items():
-        with kept.lock:
+    records = session.info.pop(UNCOMMITTED, {})
+    kept = session.info.pop(KEEPER, None)
+    if kept is None:
+        return
+    with kept.lock:
+        for character_id, record in records.items():
             known = kept.records.get(character_id)
-            if known is None or known.version < record.version:
+            if record is not None and (known is None or known.version < record.version):
                 kept.records[character_id] = record
 
 
 @sa_event.listens_for(Session, "after_rollback")
 @sa_event.listens_for(Session, "after_soft_rollback")
 def _forget_rolled_back(session: Session, *_previous) -> None:
-    session.info.pop(PENDING, None)
+    session.info.pop(UNCOMMITTED, None)
+    session.info.pop(KEEPER, None)
 
 
 def snapshots() -> Snapshots:

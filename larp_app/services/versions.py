@@ -7,6 +7,8 @@ transaction: an entry stored, sheets imported or converted again, a badge issued
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlalchemy import bindparam, update
 
 from ..extensions import db
@@ -28,6 +30,17 @@ MARK_CHARACTERS = (
 )
 
 
+# The characters this transaction changed: {id: their record to keep once it commits, or
+# None}. What is read of them before the commit is at a version that a rollback would give
+# again to another change, so nothing of theirs is kept until then (services/snapshots.py).
+UNCOMMITTED = "larp_uncommitted"
+
+
+def uncommitted() -> dict[int, Any]:
+    """This transaction's changed characters (see ``UNCOMMITTED``)."""
+    return db.session.info.setdefault(UNCOMMITTED, {})
+
+
 def changed(*characters: Character, event: Event | None = None) -> int:
     """Mark ``characters`` (of one event) changed: the event's version grows by one and they
     take it (``event`` alone: its settings changed). The event's row stays locked until the
@@ -41,8 +54,10 @@ def changed(*characters: Character, event: Event | None = None) -> int:
         db.session.execute(
             MARK_CHARACTERS, {"characters": [c.id for c in characters], "version": version}
         )
+    marked = uncommitted()
     for character in characters:  # the objects of this session read it again when asked
         db.session.expire(character, ["version"])
+        marked.setdefault(character.id, None)
     known = db.session.identity_map.get((Event, (event_id,), None))
     if known is not None:
         db.session.expire(known, ["version"])

@@ -496,8 +496,8 @@ def post_entry(character_id: int):
     except rules.RuleError:
         db.session.commit()  # the refusal is kept for the organiser's board, once per id
         raise
-    if recorded.log is not None:  # the whole log was just folded: its conflicts are known
-        voided = voided_in(g.user, character, recorded.log, recorded.snapshot)
+    if recorded.whole:  # the whole log was just folded: its conflicts are known
+        voided = voided_in(g.user, character, recorded.snapshot)
         your_conflicts = [voided_json(v) for v in voided]
     else:
         your_conflicts = _your_conflicts(character)
