@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from types import EllipsisType
 
-from sqlalchemy import delete, select
+from sqlalchemy import bindparam, delete, select
 
 from .. import rules
 from ..extensions import db
@@ -23,14 +23,16 @@ class NotYourEvent(Exception):
         self.event = event
 
 
+# Read with every entry and console request: built once, run past the ORM (plain ids).
+ASSIGNED = select(RefereeEvent.event_id).where(RefereeEvent.user_id == bindparam("user"))
+
+
 def assigned_events(user: User) -> set[int] | None:
     """The ids of the events ``user`` works; None: every open event (an organiser, or a
     referee assigned to none)."""
     if user.role == "organiser":
         return None
-    ids = set(
-        db.session.scalars(select(RefereeEvent.event_id).where(RefereeEvent.user_id == user.id))
-    )
+    ids = set(db.session.connection().execute(ASSIGNED, {"user": user.id}).scalars())
     return ids or None
 
 
