@@ -235,12 +235,10 @@ def record_entry(
         if first.character_id != character.id or content(first.fields) != content(sent):
             raise _reused(entry.id, first.fields, sent)
         raise rules.RuleError(first.code, **(first.params or {}))  # already kept: not again
-    # Nothing committed for the character since it was read (its sheet is the one in hand):
-    # this worker's record of its log, at that version, is the log as the lock found it.
+    # Nothing committed for the character since it was read: the sheet in hand is its own.
     fresh = version == character.version
-    record = snapshots().current(character) if fresh else None
     try:
-        return _record(character, entry, raw, author, record, fresh, now, limits)
+        return _record(character, entry, raw, author, fresh, now, limits)
     except rules.RuleError as refused:
         keep_refusal(
             character,
@@ -257,16 +255,25 @@ def _sent_at(raw: dict[str, Any]) -> dict[str, Any]:
     return {"sent_at": raw["sent_at"]} if raw.get("sent_at") is not None else {}
 
 
-def _record(character, entry, raw, author, record, fresh, now, limits) -> Recorded:
-    """Judge and store the entry. With ``record`` (the kept fold of the log as locked) an
-    entry dated after the log is stepped onto it and the log is not read at all; otherwise
-    the log is read and folded whole. ``fresh``: the character in hand is as locked, so the
-    new record may be kept."""
-    log = None if record is not None and entry.kind != "undo" else log_of(character)
+def _record(character, entry, raw, author, fresh, now, limits) -> Recorded:
+    """Judge and store the entry.
+
+    Usually the entry comes last in time and the worker keeps a fold of the log before it:
+    only the new entry is stepped onto that fold (rules.fold_on is the whole fold,
+    tests/unit/test_fold_on.py) and the log is not read. Otherwise (an undo, a late entry,
+    a character this worker has not folded) the log is read and folded whole. ``fresh``:
+    the character in hand is as the lock found it, so its fold may be kept afterwards.
+    """
+    kept = snapshots()
+    sheet = kept.kept_context(character)
+    ctx = sheet.ctx
+    held = kept.fold_before(character, sheet) if fresh and entry.kind != "undo" else None
+    before, refused_before = (None, None) if held is None else held
+    log = log_of(character) if before is None else None
     if entry.kind == "undo":
         _check_undo_allowed(entry, log, author, now)
     at = _placed(entry, raw, now, limits or entry_window(character))
-    known = [record.folded.last_at] if log is None else [e.at for e in log]
+    known = [before.last_at] if log is None else [e.at for e in log]
     latest = max(filter(None, known), default=at)
     if latest - CONCURRENT <= at < latest:
         # Concurrent with the last entry stored (two phones a moment apart): judged in the
@@ -277,11 +284,7 @@ def _record(character, entry, raw, author, record, fresh, now, limits) -> Record
         fields["author"] = author.username
     entry = rules.entry_from_stored(fields)  # read as it will be read back: checked above
     judged_at = max(now, at)
-    kept = snapshots()
-    ctx = kept.context(character)
-    # Usually the entry comes last in time: only it is stepped, onto this worker's kept fold
-    # of the log before it (rules.fold_on is the whole fold, tests/unit/test_fold_on.py).
-    folded = None if log is not None else rules.fold_on(record.folded, entry, ctx)
+    folded = None if before is None else rules.fold_on(before, entry, ctx)
     if folded is None:
         log = [*(log_of(character) if log is None else log), entry]
         whole = all(e.at <= judged_at for e in log)
@@ -316,6 +319,6 @@ def _record(character, entry, raw, author, record, fresh, now, limits) -> Record
     version = changed(character)  # the event's version grows: rosters and boards learn of it
     # ``folded`` is the whole log's: the next entry here steps on from it, once committed.
     kept.keep_after_commit(
-        character, version, ctx, folded if whole and fresh else None, log, record
+        character, version, sheet, folded if whole and fresh else None, row_id, log, refused_before
     )
     return Recorded(fields, snapshot, created=True, whole=whole)

@@ -24,6 +24,7 @@ and advances only those whose next change is due, so the roster and the board an
 from __future__ import annotations
 
 import heapq
+import itertools
 import json
 import threading
 from collections import OrderedDict, defaultdict
@@ -32,8 +33,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from flask import current_app
+from sqlalchemy import bindparam, select
 from sqlalchemy import event as sa_event
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from .. import rules
@@ -103,6 +104,10 @@ class Record:
     state_json: dict | None = None  # the snapshot as data, without its instant
     fold_json: dict | None = None  # the state's inner values, for the phone's fold (rules.wire)
     html: dict[str, str] = field(default_factory=dict)  # board rows, by locale
+    # Kept by an entry's write: the row id of the log's last entry and the serial of the
+    # sheet it was folded with (KeptContext), from which the next entry here folds on.
+    last_row: int | None = None
+    sheet_serial: int | None = None
 
     def at(self, ctx: rules.Context, now: datetime, log: list[rules.Entry] | None = None) -> None:
         """Advance to ``now``; an entry dated later (a phone's clock) needs the log again."""
@@ -228,42 +233,73 @@ def _logs(character_ids: list[int] | None, event_id: int) -> dict[int, list[rule
     return logs
 
 
+@dataclass
+class KeptContext:
+    settings: str  # the settings key
+    larp: dict  # the larp sheet as stored, parsed into ``ctx``
+    ctx: rules.Context
+    serial: int  # this worker's number for this parse
+    _forms: tuple[rules.LarpSheet, dict[str, Any]] | None = None
+
+    def forms(self) -> tuple[rules.LarpSheet, dict[str, Any]]:
+        """The sheet as a record keeps it: slim, and as the phone's fold reads it."""
+        if self._forms is None:
+            self._forms = slim(self.ctx.sheet), sheet_to_wire(self.ctx.sheet)
+        return self._forms
+
+
+# The entries of a character stored after a row (services/entries.py, built once).
+LOG_AFTER = (
+    select(Entry.fields)
+    .where(Entry.character_id == bindparam("character"), Entry.id > bindparam("after"))
+    .order_by(Entry.id)
+)
+
+
 class Snapshots:
     """A worker's records, by character id; views, by event id; a few parsed sheets."""
 
     def __init__(self, kept_contexts: int = KEPT_CONTEXTS):
         self.records: dict[int, Record] = {}
         self.views: dict[int, View] = {}
-        # (character id) -> (version, settings key, context): the most recently used last
-        self.contexts: OrderedDict[int, tuple[int, str, rules.Context]] = OrderedDict()
+        # (character id) -> the sheet parsed: the most recently used last
+        self.contexts: OrderedDict[int, KeptContext] = OrderedDict()
         self.kept_contexts = kept_contexts
+        self.serials = itertools.count(1)
         self.lock = threading.RLock()  # for a threaded server; gunicorn's sync workers: one
 
-    # Parsed sheets: a few, the most recently used.
-    def _context(
-        self, character_id: int, version: int, key: str, larp: dict, settings: rules.Settings
-    ) -> rules.Context:
+    # Parsed sheets: a few, the most recently used, kept while the sheet and settings are the
+    # same (compared, not trusted to a version: an entry's new version changes neither).
+    def _kept_context(
+        self, character_id: int, key: str, larp: dict, settings: rules.Settings
+    ) -> KeptContext:
         kept = self.contexts.get(character_id)
-        if kept is not None and kept[0] == version and kept[1] == key:
+        if kept is not None and kept.settings == key and kept.larp == larp:
             self.contexts.move_to_end(character_id)
-            return kept[2]
+            return kept
         ctx = rules.Context.of(rules.LarpSheet.from_dict(larp), settings)
-        self.contexts[character_id] = (version, key, ctx)
+        kept = KeptContext(key, larp, ctx, next(self.serials))
+        self.contexts[character_id] = kept
         self.contexts.move_to_end(character_id)
         while len(self.contexts) > self.kept_contexts:
             self.contexts.popitem(last=False)
-        return ctx
+        return kept
+
+    def _context(
+        self, character_id: int, version: int, key: str, larp: dict, settings: rules.Settings
+    ) -> rules.Context:
+        return self._kept_context(character_id, key, larp, settings).ctx
+
+    def kept_context(self, character: Character) -> KeptContext:
+        """The character's sheet parsed, with the serial number of that parse: two records
+        folded with the same serial were folded with the same sheet and settings."""
+        event = character.event
+        return self._kept_context(
+            character.id, settings_key(event), character.larp, event_settings(event)
+        )
 
     def context(self, character: Character) -> rules.Context:
-        event = character.event
-        if character.id in uncommitted():  # an uncommitted version: parsed, not kept
-            return rules.Context.of(
-                rules.LarpSheet.from_dict(character.larp), event_settings(event)
-            )
-        return self._context(
-            character.id, character.version, settings_key(event), character.larp,
-            event_settings(event),
-        )  # fmt: skip
+        return self.kept_context(character).ctx
 
     # One character (a console's poll, the player's page, an entry's answer).
     def record(self, character: Character) -> Record:
@@ -284,60 +320,80 @@ class Snapshots:
                 return self._fold(character)
         return record
 
-    def current(self, character: Character) -> Record | None:
-        """The kept record at the character's version, if this worker has it: no query.
-
-        A record is of the log read after its version was (or of the commit that made the
-        version), so when the character's version, read under its write lock, is still the
-        record's, the record holds exactly the stored log."""
+    def _held(self, character: Character) -> Record | None:
+        """The record this worker holds for the character: this transaction's own when it
+        changed the character, else the last one kept (of any version)."""
         written = uncommitted()
-        if character.id in written:  # changed in this transaction: its own record, if any
-            record = written[character.id]
-        else:
-            record = self.records.get(character.id)
-        if (
-            record is None
-            or record.version != character.version
-            or record.settings != settings_key(character.event)
-        ):
+        if character.id in written:
+            return written[character.id]
+        return self.records.get(character.id)
+
+    def fold_before(
+        self, character: Character, sheet: KeptContext
+    ) -> tuple[rules.Folded, dict[str, rules.Entry]] | None:
+        """The character's log folded, as its write lock found it, without reading the log
+        when this worker can: its record at the character's version, or a record of an
+        earlier version folded with the same sheet (``sheet``'s serial) and settings, with
+        the entries stored since folded on. None: the log must be read and folded whole.
+
+        The entries stored since are those after the record's last row: a character's
+        entries are written one at a time under its lock, so their row ids grow with their
+        commits. A version raised by anything but an entry (a badge, a check-in) adds none;
+        a new sheet or new settings are another serial or key. With the fold, the entries
+        it refused (by id) as far as they are known: those of the record."""
+        record = self._held(character)
+        if record is None or record.settings != sheet.settings:
             return None
-        return record
+        if record.version == character.version:
+            return record.folded, record.conflict_entries
+        if record.sheet_serial != sheet.serial or record.last_row is None:
+            return None
+        folded = record.folded
+        since = {"character": character.id, "after": record.last_row}
+        for fields in db.session.connection().execute(LOG_AFTER, since).scalars():
+            folded = rules.fold_on(folded, rules.entry_from_stored(fields), sheet.ctx)
+            if folded is None:  # an undo or a late entry among them
+                return None
+        return folded, record.conflict_entries
 
     def keep_after_commit(
         self,
         character: Character,
         version: int,
-        ctx: rules.Context,
+        sheet: KeptContext,
         folded: rules.Folded | None,
-        log: list[rules.Entry] | None,
-        previous: Record | None,
+        last_row: int,
+        log: list[rules.Entry] | None = None,
+        refused_before: dict[str, rules.Entry] | None = None,
     ) -> None:
-        """This transaction stores an entry for ``character``: once it commits, keep the
-        record at ``version`` of the log with it (``folded`` whole; None: not known here).
-        ``log``: the log with the entry, when it was read; else ``previous``, the record of
-        the log before it, has the same conflicts.
+        """This transaction stores an entry (row ``last_row``) for ``character``: once it
+        commits, keep the record at ``version`` of the log with it, ``folded`` whole with
+        ``sheet`` (None: not known here). ``log``: the log with the entry, when it was read;
+        else ``refused_before``, the entries refused before it (``fold_before``), must be
+        the fold's conflicts still, or no record is kept.
 
         Never before the commit: a rolled-back transaction's version number is given again
-        to the next change, which would then find a record of a log that never was. Until
-        then ``record`` answers for the character from this transaction's own view."""
+        to the next change, which would then find a record of a log that never was."""
         record = None
         if folded is not None:
             refused = {c.id for c in folded.conflicts}
-            if previous is None:
-                record = fold_record(ctx, version, settings_key(character.event), log, folded)
+            if log is not None:
+                conflicts = {e.id: e for e in log if e.id in refused}
+            elif refused_before is not None and refused_before.keys() == refused:
+                conflicts = refused_before
             else:
-                known = previous.conflict_entries
+                conflicts = None
+            if conflicts is not None:
+                slim_sheet, wire_sheet = sheet.forms()
                 record = Record(
                     version=version,
-                    settings=previous.settings,
-                    sheet=previous.sheet,
-                    wire_sheet=previous.wire_sheet,
+                    settings=sheet.settings,
+                    sheet=slim_sheet,
+                    wire_sheet=wire_sheet,
                     folded=folded,
-                    conflict_entries=(
-                        known
-                        if refused == known.keys()
-                        else {e.id: e for e in log if e.id in refused}
-                    ),
+                    conflict_entries=conflicts,
+                    last_row=last_row,
+                    sheet_serial=sheet.serial,
                 )
         uncommitted()[character.id] = record
         db.session.info[KEEPER] = self
