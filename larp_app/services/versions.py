@@ -49,9 +49,11 @@ def changed(*characters: Character, event: Event | None = None) -> int:
     if not characters and event is None:
         return 0
     event_id = event.id if event is not None else characters[0].event_id
-    version = db.session.execute(RAISE_EVENT, {"event": event_id}).scalar_one()
+    # Core statements on the session's connection: no ORM object is synchronised by them.
+    connection = db.session.connection()
+    version = connection.execute(RAISE_EVENT, {"event": event_id}).scalar_one()
     if characters:
-        db.session.execute(
+        connection.execute(
             MARK_CHARACTERS, {"characters": [c.id for c in characters], "version": version}
         )
     marked = uncommitted()

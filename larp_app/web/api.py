@@ -8,7 +8,7 @@ from flask import Blueprint, Response, abort, g, jsonify, request
 from flask_babel import get_locale
 from flask_wtf.csrf import generate_csrf, validate_csrf
 from sqlalchemy import bindparam, select
-from sqlalchemy.orm import contains_eager
+from sqlalchemy.orm import contains_eager, defer
 from werkzeug.exceptions import HTTPException
 from wtforms import ValidationError
 
@@ -142,10 +142,15 @@ def _json_body():
 
 # The character with its event, in one query built once: nearly every answer reads both
 # (open or archived, the settings), and loading the event apart costs three times as much.
+# The tabletop sheet (the largest column, read by few answers) and the badge colours come
+# when asked.
 CHARACTER_WITH_EVENT = (
     select(Character)
     .join(Character.event)
-    .options(contains_eager(Character.event))
+    .options(
+        contains_eager(Character.event).defer(Event.faction_colours),
+        defer(Character.tabletop),
+    )
     .where(Character.id == bindparam("id"))
 )
 
