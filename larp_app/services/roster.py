@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
+from flask import current_app
 from flask_babel import force_locale, gettext
 from sqlalchemy import select
 
@@ -211,6 +212,22 @@ def row_kit(row: Row, event_id: int) -> dict[str, Any]:
     }
 
 
+def row_json(row: Row, event_id: int) -> str:
+    """``row_kit`` as JSON text, kept with the row's record until its state changes (a
+    whole roster of thousands of characters is mostly these lines, written once)."""
+    record = row.record
+    if record.roster_json is None:
+        record.roster_json = current_app.json.dumps(row_kit(row, event_id))
+    return record.roster_json
+
+
+def roster_text(data: dict[str, Any]) -> str:
+    """A roster from ``phone_roster`` as JSON text: its characters are JSON text already."""
+    rest = {k: v for k, v in data.items() if k != "characters"}
+    head = current_app.json.dumps(rest)
+    return f'{head[:-1]},"characters":[{",".join(data["characters"])}]}}'
+
+
 def roster_token(views: list[View]) -> str:
     """The version of a roster: each event's version and the instant answered."""
     return ",".join(f"{v.event_id}:{v.token().text()}" for v in views)
@@ -239,7 +256,8 @@ def phone_roster(
 
     With ``since`` (a version the phone holds) only what changed after it: the characters
     whose state or badge changed, their badges (``revoked``: the hashes to forget), and the
-    events' kits. None when nothing changed at all.
+    events' kits. None when nothing changed at all. The characters are JSON text
+    (``row_json``): ``roster_text`` writes the whole.
     """
     query = select(Event).where(Event.archived_at.is_(None)).order_by(Event.id)
     if event_ids is not None:
@@ -262,8 +280,8 @@ def phone_roster(
             )
         )
     )
-    characters = [
-        row_kit(row, view.event_id)
+    rows = [
+        (row, view.event_id)
         for view in views
         for row in view.since(held.get(view.event_id) if held else None)
         if row.id not in withdrawn
@@ -272,8 +290,8 @@ def phone_roster(
         "version": token,
         "full": held is None,
         "events": [event_kit(e, locale) for e in events],
-        "characters": characters,
-        **_badges([c["id"] for c in characters], views if held is None else None, withdrawn),
+        "characters": [row_json(row, event_id) for row, event_id in rows],
+        **_badges([row.id for row, _ in rows], views if held is None else None, withdrawn),
     }
 
 

@@ -104,6 +104,7 @@ class Record:
     state_json: dict | None = None  # the snapshot as data, without its instant
     fold_json: dict | None = None  # the state's inner values, for the phone's fold (rules.wire)
     html: dict[str, str] = field(default_factory=dict)  # board rows, by locale
+    roster_json: str | None = None  # its line of the phones' roster, as JSON text
     # Kept by an entry's write: the row id of the log's last entry and the serial of the
     # sheet it was folded with (KeptContext), from which the next entry here folds on.
     last_row: int | None = None
@@ -130,6 +131,7 @@ class Record:
         del self.state_json["at"]
         self.fold_json = state_to_wire(self.snapshot.state)
         self.html.clear()
+        self.roster_json = None
 
 
 def fold_record(

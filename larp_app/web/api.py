@@ -34,7 +34,7 @@ from ..services.conflicts import (
 from ..services.entries import record_entry, state_of
 from ..services.events import archive_event, create_event
 from ..services.exports import export_data
-from ..services.roster import phone_roster
+from ..services.roster import phone_roster, roster_text
 from ..services.snapshots import Since, snapshots, state_etag
 from ..services.sync import sync_one
 from ..services.users import user_for_token
@@ -561,7 +561,11 @@ def get_phone_roster():
         response = Response(status=304)
         response.set_etag(etag, weak=True)
         return response
-    return not_modified(etag) or versioned(data, etag)
+    if (unchanged := not_modified(etag)) is not None:
+        return unchanged
+    response = Response(roster_text(data), mimetype="application/json")
+    response.set_etag(etag, weak=True)
+    return response
 
 
 MAX_SYNC = 200  # outbox items in one request
