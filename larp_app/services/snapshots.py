@@ -137,22 +137,29 @@ class Record:
 
 
 def fold_record(
-    ctx: rules.Context,
+    sheet: KeptContext,
     version: int,
-    key: str,
-    log: list[rules.Entry],
+    log: list[rules.Entry] | None,
     folded: rules.Folded | None = None,
+    conflicts: dict[str, rules.Entry] | None = None,
+    last_row: int | None = None,
 ) -> Record:
-    """The record of ``log`` (``folded``: already folded whole by the caller)."""
-    folded = rules.fold_log(ctx, log) if folded is None else folded
-    refused = {c.id for c in folded.conflicts}
+    """The record of ``log`` folded with ``sheet``; ``folded``: already folded whole by the
+    caller, and ``conflicts``, the entries it refused, when ``log`` was not read."""
+    folded = rules.fold_log(sheet.ctx, log) if folded is None else folded
+    if conflicts is None:
+        refused = {c.id for c in folded.conflicts}
+        conflicts = {e.id: e for e in log if e.id in refused}
+    slim_sheet, wire_sheet = sheet.forms()
     return Record(
         version=version,
-        settings=key,
-        sheet=slim(ctx.sheet),
-        wire_sheet=sheet_to_wire(ctx.sheet),
+        settings=sheet.settings,
+        sheet=slim_sheet,
+        wire_sheet=wire_sheet,
         folded=folded,
-        conflict_entries={e.id: e for e in log if e.id in refused},
+        conflict_entries=conflicts,
+        last_row=last_row,
+        sheet_serial=sheet.serial,
     )
 
 
@@ -289,11 +296,6 @@ class Snapshots:
             self.contexts.popitem(last=False)
         return kept
 
-    def _context(
-        self, character_id: int, version: int, key: str, larp: dict, settings: rules.Settings
-    ) -> rules.Context:
-        return self._kept_context(character_id, key, larp, settings).ctx
-
     def kept_context(self, character: Character) -> KeptContext:
         """The character's sheet parsed, with the serial number of that parse: two records
         folded with the same serial were folded with the same sheet and settings."""
@@ -313,10 +315,7 @@ class Snapshots:
         if character.id in written:  # changed in this transaction: nothing kept before it ends
             record = written[character.id]
             if record is None or record.version != character.version:
-                key = settings_key(character.event)
-                return fold_record(
-                    self.context(character), character.version, key, log_of(character)
-                )
+                return self._fold(character, keep=False)
             return record
         record = self.records.get(character.id)
         if record is None or record.version != character.version:
@@ -379,34 +378,21 @@ class Snapshots:
         Never before the commit: a rolled-back transaction's version number is given again
         to the next change, which would then find a record of a log that never was."""
         record = None
-        if folded is not None:
-            refused = {c.id for c in folded.conflicts}
-            if log is not None:
-                conflicts = {e.id: e for e in log if e.id in refused}
-            elif refused_before is not None and refused_before.keys() == refused:
-                conflicts = refused_before
-            else:
-                conflicts = None
-            if conflicts is not None:
-                slim_sheet, wire_sheet = sheet.forms()
-                record = Record(
-                    version=version,
-                    settings=sheet.settings,
-                    sheet=slim_sheet,
-                    wire_sheet=wire_sheet,
-                    folded=folded,
-                    conflict_entries=conflicts,
-                    last_row=last_row,
-                    sheet_serial=sheet.serial,
-                )
+        if folded is not None and log is not None:
+            record = fold_record(sheet, version, log, folded, last_row=last_row)
+        elif (
+            folded is not None
+            and refused_before is not None
+            and refused_before.keys() == {c.id for c in folded.conflicts}
+        ):
+            record = fold_record(sheet, version, None, folded, refused_before, last_row)
         uncommitted()[character.id] = record
         db.session.info[KEEPER] = self
 
-    def _fold(self, character: Character) -> Record:
-        key = settings_key(character.event)
-        ctx = self.context(character)
-        record = fold_record(ctx, character.version, key, log_of(character))
-        self.records[character.id] = record
+    def _fold(self, character: Character, keep: bool = True) -> Record:
+        record = fold_record(self.kept_context(character), character.version, log_of(character))
+        if keep:
+            self.records[character.id] = record
         return record
 
     # A whole event (the roster, the board).
@@ -459,10 +445,11 @@ class Snapshots:
         return view
 
     def _place(self, view, character, settings, key, log, now) -> Row:
-        ctx = self._context(character.id, character.version, key, character.larp, settings)
+        sheet = self._kept_context(character.id, key, character.larp, settings)
+        ctx = sheet.ctx
         record = self.records.get(character.id)
         if record is None or record.version != character.version or record.settings != key:
-            record = fold_record(ctx, character.version, key, log)
+            record = fold_record(sheet, character.version, log)
             self.records[character.id] = record
         elif record.folded.last_at is not None and record.folded.last_at > now and not log:
             log = _logs([character.id], view.event_id).get(character.id, [])  # needed: rare
@@ -522,9 +509,7 @@ class Snapshots:
                 logs = _logs(later, event.id) if later else {}
                 for character_id in chunk:
                     row = view.rows[character_id]
-                    ctx = self._context(
-                        character_id, row.version, key, larps[character_id], settings
-                    )
+                    ctx = self._kept_context(character_id, key, larps[character_id], settings).ctx
                     record = row.record
                     record.at(ctx, now, logs.get(character_id) if character_id in later else None)
                     if record.due is not None:
