@@ -72,22 +72,28 @@ def order_log(entries: Iterable[Entry]) -> list[Entry]:
 
 
 def resolve_undos(ordered: list[Entry]) -> tuple[set[str], dict[str, RuleError]]:
-    """Return the ids undone, and the undos refused (unknown target, an undo, undone twice)."""
-    earlier: dict[str, Entry] = {}
+    """Return the ids undone, and the undos refused (unknown target, an undo, undone twice).
+
+    An undo reaches only an entry before it in ``ordered`` (each id once, as ``order_log``
+    gives them); the undos are taken in their order.
+    """
     undone: set[str] = set()
     refused: dict[str, RuleError] = {}
-    for entry in ordered:
-        if isinstance(entry, Undo):
-            target = earlier.get(entry.target)
-            if target is None:
-                refused[entry.id] = RuleError("unknown_target", target=entry.target)
-            elif isinstance(target, Undo):
-                refused[entry.id] = RuleError("cannot_undo_undo", target=entry.target)
-            elif target.id in undone:
-                refused[entry.id] = RuleError("already_undone", target=entry.target)
-            else:
-                undone.add(target.id)
-        earlier[entry.id] = entry
+    undos = [(i, entry) for i, entry in enumerate(ordered) if entry.kind == "undo"]
+    if not undos:
+        return undone, refused  # most logs: nothing more to look at
+    position = {entry.id: i for i, entry in enumerate(ordered)}
+    for i, entry in undos:
+        at = position.get(entry.target)
+        target = None if at is None or at >= i else ordered[at]
+        if target is None:
+            refused[entry.id] = RuleError("unknown_target", target=entry.target)
+        elif isinstance(target, Undo):
+            refused[entry.id] = RuleError("cannot_undo_undo", target=entry.target)
+        elif target.id in undone:
+            refused[entry.id] = RuleError("already_undone", target=entry.target)
+        else:
+            undone.add(target.id)
     return undone, refused
 
 
@@ -110,18 +116,21 @@ def fold_log(ctx: Context, entries: Iterable[Entry], until: datetime | None = No
     log = order_log(entries)
     ordered = log if until is None else [e for e in log if e.at <= until]
     undone, refused_undos = resolve_undos(ordered)
-    handlers = {**HANDLERS, **ctx.ruleset.wound_handlers}
-    state = State.at_check_in(ctx.sheet)
-    conflicts: list[Conflict] = []
-    for entry in ordered:
-        if entry.id in undone:
-            continue
-        if entry.kind == "undo":
-            if entry.id in refused_undos:
-                error = refused_undos[entry.id]
-                conflicts.append(Conflict(entry.id, error.code, error.params))
-            continue
-        state = _step(state, entry, ctx, handlers, conflicts)
+    state, conflicts = State.at_check_in(ctx.sheet), []
+    if undone or refused_undos:
+        run: list[Entry] = []  # entries to step through before the next refused undo
+        for entry in ordered:
+            if entry.id in undone:
+                continue
+            if entry.kind == "undo":
+                if entry.id in refused_undos:  # its conflict comes in the log's order
+                    state, run = _steps(state, run, ctx, conflicts), []
+                    error = refused_undos[entry.id]
+                    conflicts.append(Conflict(entry.id, error.code, error.params))
+                continue
+            run.append(entry)
+        ordered = run
+    state = _steps(state, ordered, ctx, conflicts)
     return Folded(
         state=state,
         conflicts=tuple(conflicts),
@@ -137,8 +146,7 @@ def fold_on(folded: Folded, entry: Entry, ctx: Context) -> Folded | None:
     if entry.kind == "undo" or (folded.last_at is not None and entry.at < folded.last_at):
         return None
     conflicts = list(folded.conflicts)
-    handlers = {**HANDLERS, **ctx.ruleset.wound_handlers}
-    state = _step(folded.state, entry, ctx, handlers, conflicts)
+    state = _steps(folded.state, (entry,), ctx, conflicts)
     return Folded(
         state=state,
         conflicts=tuple(conflicts),
@@ -147,19 +155,23 @@ def fold_on(folded: Folded, entry: Entry, ctx: Context) -> Folded | None:
     )
 
 
-def _step(state: State, entry: Entry, ctx: Context, handlers, conflicts: list) -> State:
-    """Let time pass up to the entry, then apply it; a refusal is added to ``conflicts``."""
-    state = advance(state, entry.at, ctx)
-    try:
-        if state.died_at is not None and entry.kind not in ALLOWED_WHEN_DEAD:
-            raise RuleError("dead")
-        handler = handlers.get(entry.kind)
-        if handler is None:
-            raise RuleError("not_in_ruleset", kind=entry.kind)
-        return handler(state, entry, ctx)
-    except RuleError as error:
-        conflicts.append(Conflict(entry.id, error.code, error.params))
-        return state
+def _steps(state: State, entries: Iterable[Entry], ctx: Context, conflicts: list) -> State:
+    """For each entry in turn: let time pass up to it, then apply it; a refusal is added to
+    ``conflicts``. (One loop for every fold: a call per entry costs a tenth of a fold.)"""
+    handler_for = {**HANDLERS, **ctx.ruleset.wound_handlers}.get
+    for entry in entries:
+        state = advance(state, entry.at, ctx)
+        kind = entry.kind
+        try:
+            if state.died_at is not None and kind not in ALLOWED_WHEN_DEAD:
+                raise RuleError("dead")
+            handler = handler_for(kind)
+            if handler is None:
+                raise RuleError("not_in_ruleset", kind=kind)
+            state = handler(state, entry, ctx)
+        except RuleError as error:
+            conflicts.append(Conflict(entry.id, error.code, error.params))
+    return state
 
 
 def states_at(
@@ -173,13 +185,13 @@ def states_at(
     ctx = Context.of(sheet, settings)
     log = order_log(entries)
     undone, _refused = resolve_undos(log)
-    handlers = {**HANDLERS, **ctx.ruleset.wound_handlers}
     applied = [e for e in log if e.id not in undone and e.kind != "undo"]
     state, conflicts, out, i = State.at_check_in(sheet), [], [], 0
     for t in sorted(instants):
+        start = i
         while i < len(applied) and applied[i].at <= t:
-            state = _step(state, applied[i], ctx, handlers, conflicts)
             i += 1
+        state = _steps(state, applied[start:i], ctx, conflicts)
         seen = advance(state, t, ctx)  # only looked at: the fold goes on from ``state``
         out.append((t, seen, ctx.ruleset.wound(seen, ctx)))
     return out

@@ -97,7 +97,10 @@ class Track:
     awake_at: datetime | None = None  # stabilised alone: asleep (unconscious) until then
     indefenso_due: int = 0  # Indefenso saves at 13 a referee still has to enter
     ongoing: Ongoing | None = None  # Daño continuo: what it deals each turn, until its save
-    rolls: tuple[tuple[str, str, dice.Roll], ...] = ()  # (at, what, roll), latest last
+    rolls: tuple[tuple[datetime, str, dice.Roll], ...] = ()  # (at, what, roll), latest last
+
+
+EMPTY_TRACK = Track()  # no state's track yet: nothing happened on it
 
 
 # Sheet -------------------------------------------------------------------------------------
@@ -262,9 +265,14 @@ def _of_statuses(state: State, ctx: Context) -> tuple[int, bool, tuple[tuple[str
 def _replace(value, **changes):
     """``dataclasses.replace`` for the track's own frozen dataclasses (plain fields, no
     ``__post_init__``), at a fraction of its cost: the fold makes one for nearly every roll."""
-    new = object.__new__(type(value))
-    new.__dict__.update(value.__dict__, **changes)
+    fields = value.__dict__.copy()
+    fields.update(changes)
+    new = _new(type(value))
+    _set(new, "__dict__", fields)
     return new
+
+
+_new, _set = object.__new__, object.__setattr__
 
 
 def _fisico(ctx: Context) -> int:
@@ -272,7 +280,7 @@ def _fisico(ctx: Context) -> int:
 
 
 def _track(state: State) -> Track:
-    return state.track or Track()
+    return state.track or EMPTY_TRACK
 
 
 def _damage(state: State, ctx: Context) -> int:
@@ -280,7 +288,8 @@ def _damage(state: State, ctx: Context) -> int:
 
 
 def _with_roll(track: Track, at: datetime, what: str, roll: dice.Roll) -> Track:
-    rolls = (*track.rolls, (format_instant(at), what, roll))[-MAX_ROLLS_SHOWN:]
+    rolls = track.rolls
+    rolls = (*(rolls if len(rolls) < MAX_ROLLS_SHOWN else rolls[1:]), (at, what, roll))
     return _replace(track, rolls=rolls)
 
 
@@ -388,7 +397,9 @@ def heal(state: State, entry: Heal, ctx: Context) -> State:
     if hp > 0:
         # Outside help: awake, and may stabilise alone again; an Indefenso save still stands,
         # and so does Daño continuo (only its save ends it).
-        track = Track(rolls=track.rolls, indefenso_due=track.indefenso_due, ongoing=track.ongoing)
+        track = _replace(
+            EMPTY_TRACK, rolls=track.rolls, indefenso_due=track.indefenso_due, ongoing=track.ongoing
+        )
     return state.evolve(hp=hp, track=track)
 
 
@@ -416,7 +427,7 @@ def save(state: State, entry: Save, ctx: Context) -> State:
 
 def revived(state: State, ctx: Context) -> State:
     """Revive: alive, awake, no save pending, nothing rolled for the time it was dead."""
-    return state.evolve(hp=max(1, state.hp), track=Track(rolls=_track(state).rolls))
+    return state.evolve(hp=max(1, state.hp), track=_replace(EMPTY_TRACK, rolls=_track(state).rolls))
 
 
 def check_roll(state: State, entry: CheckRoll, ctx: Context) -> State:
@@ -625,7 +636,10 @@ def describe(state: State, ctx: Context) -> dict[str, Any]:
         "indefenso_save_due": track.indefenso_due,
         "ongoing_damage": None if _next_tick_at(state, ctx) is None else track.ongoing.damage,
         "roll_modifiers": [{"key": k, "value": v} for k, v in roll_modifiers(state, ctx)],
-        "rolls": [{"at": at, "what": what, **roll.to_dict()} for at, what, roll in track.rolls],
+        "rolls": [
+            {"at": format_instant(at), "what": what, **roll.to_dict()}
+            for at, what, roll in track.rolls
+        ],
     }
 
 
