@@ -2,24 +2,19 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
 
-
-class AfterArmour(NamedTuple):
-    ap: int
-    destroyed: bool
-    rest: int  # what goes through to the points
-
-
-def take_blow(ap: int, destroyed: bool, damage: int, pierce: bool, breaks: bool) -> AfterArmour:
-    """Armour points absorb first, unless the blow pierces.
+def take_blow(
+    ap: int, destroyed: bool, damage: int, pierce: bool, breaks: bool
+) -> tuple[int, bool, int]:
+    """Armour points absorb first, unless the blow pierces: the armour points left, whether
+    the armour is destroyed, and what goes through to the points.
 
     With the optional rule ``breaks``, a blow of at least twice the armour left destroys it,
     and the armour takes that blow whole.
     """
     if ap <= 0 or pierce:
-        return AfterArmour(ap, destroyed, damage)
+        return ap, destroyed, damage
     if breaks and damage >= 2 * ap:
-        return AfterArmour(0, True, 0)
+        return 0, True, 0
     absorbed = min(ap, damage)
-    return AfterArmour(ap - absorbed, destroyed, damage - absorbed)
+    return ap - absorbed, destroyed, damage - absorbed

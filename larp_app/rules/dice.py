@@ -73,10 +73,15 @@ class Dice:
         """An integer from ``a`` to ``b`` inclusive: ``random.Random._randbelow`` of the
         width, drawing again while the draw of its bit length falls outside it."""
         width = b - a + 1
-        bits = width.bit_length()
-        r = self.getrandbits(bits)
+        drop = 32 - width.bit_length()
+        if drop < 0:  # wider than a word
+            r = self.getrandbits(-drop + 32)
+            while r >= width:
+                r = self.getrandbits(-drop + 32)
+            return a + r
+        r = self._word() >> drop
         while r >= width:
-            r = self.getrandbits(bits)
+            r = self._word() >> drop
         return a + r
 
 

@@ -6,6 +6,7 @@ recovery and status expiry are worked out from timestamps whenever a state is as
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -31,6 +32,7 @@ from .state import ActiveStatus, Conflict, Snapshot, State
 from .statuses import StatusDef
 
 ALLOWED_WHEN_DEAD = frozenset({"note", "undo", "revive"})
+_AT = attrgetter("at")
 
 
 @dataclass(frozen=True)
@@ -61,13 +63,11 @@ class Context:
 
 def order_log(entries: Iterable[Entry]) -> list[Entry]:
     """Order by ``at``, then by arrival; the same id a second time counts once (the first)."""
-    seen: set[str] = set()
-    unique = []
-    for entry in entries:
-        if entry.id not in seen:
-            seen.add(entry.id)
-            unique.append(entry)
-    unique.sort(key=attrgetter("at"))  # stable: arrival order breaks ties
+    unique = list(entries)
+    if len({entry.id for entry in unique}) < len(unique):  # rare: an entry sent twice
+        seen: set[str] = set()
+        unique = [e for e in unique if not (e.id in seen or seen.add(e.id))]
+    unique.sort(key=_AT)  # stable: arrival order breaks ties
     return unique
 
 
@@ -114,7 +114,7 @@ class Folded:
 def fold_log(ctx: Context, entries: Iterable[Entry], until: datetime | None = None) -> Folded:
     """Fold the entries dated at or before ``until`` (all of them when None)."""
     log = order_log(entries)
-    ordered = log if until is None else [e for e in log if e.at <= until]
+    ordered = log if until is None else log[: bisect_right(log, until, key=_AT)]
     undone, refused_undos = resolve_undos(ordered)
     state, conflicts = State.at_check_in(ctx.sheet), []
     if undone or refused_undos:
@@ -259,12 +259,20 @@ def advance(state: State, t: datetime, ctx: Context) -> State:
     state = ctx.ruleset.advance_wounds(state, t, ctx)  # may set died_at, at or before t
     died_at = state.died_at
     until = died_at or t
-    energy, next_at, statuses = state.energy, state.next_energy_at, state.statuses
+    next_at, statuses = state.next_energy_at, state.statuses
+    if died_at is None and (next_at is None or next_at > until):
+        # Most steps: alive, no energy due; only a status with an end at or before ``until``
+        # may be over, and most steps find none.
+        for status in statuses:
+            if status.until is not None and status.until <= until:
+                break
+        else:
+            return state
+    energy = state.energy
     if next_at is not None and next_at <= until:
         gained = 1 + (until - next_at) // ctx.recovery
         energy = min(ctx.sheet.energy_max, energy + gained)
         next_at = None if energy >= ctx.sheet.energy_max else next_at + gained * ctx.recovery
-    # Only a status with an end at or before ``until`` may be over: most steps look no further.
     for status in statuses:
         if status.until is not None and status.until <= until:
             active = tuple(s for s in statuses if not s.expired(until))
@@ -334,8 +342,10 @@ def _status_on(state: State, entry: StatusOn, ctx: Context) -> State:
         until = entry.at + status.turns * ctx.settings.turn
     else:
         until = None
-    others = tuple(s for s in state.statuses if s.key != entry.key)  # re-applying replaces
-    return state.evolve(statuses=(*others, ActiveStatus(entry.key, entry.at, until)))
+    key = entry.key
+    statuses = [s for s in state.statuses if s.key != key]  # re-applying replaces
+    statuses.append(ActiveStatus(key, entry.at, until))
+    return state.evolve(statuses=tuple(statuses))
 
 
 def _status_off(state: State, entry: StatusOff, ctx: Context) -> State:

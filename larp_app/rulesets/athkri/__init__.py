@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -101,6 +102,11 @@ class Track:
 
 
 EMPTY_TRACK = Track()  # no state's track yet: nothing happened on it
+# What outside help resets (heal): a track with these as _AWAKE has nothing to reset.
+_TRACK_OF_THE_AWAKE = attrgetter(
+    "unconscious_since", "cause", "saves", "failures", "stabilised_alone", "awake_at"
+)
+_AWAKE = _TRACK_OF_THE_AWAKE(EMPTY_TRACK)
 
 
 # Sheet -------------------------------------------------------------------------------------
@@ -394,7 +400,7 @@ def heal(state: State, entry: Heal, ctx: Context) -> State:
     """Healing an unconscious (or asleep) character first sets PS to 0; help ends the saves."""
     track = _track(state)
     hp = min(ctx.sheet.hp_max, (0 if unconscious(state) else state.hp) + entry.amount)
-    if hp > 0:
+    if hp > 0 and _TRACK_OF_THE_AWAKE(track) != _AWAKE:
         # Outside help: awake, and may stabilise alone again; an Indefenso save still stands,
         # and so does Daño continuo (only its save ends it).
         track = _replace(
