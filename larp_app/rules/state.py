@@ -76,7 +76,7 @@ class State:
         cost (the fold makes one for nearly every entry). The copy is made as a ``_Building``
         (the same slots, none frozen: each field set at the cost of a plain attribute) and
         then made a State. Every field is written out: a loop over the fields costs more."""
-        new = _new(_Building)
+        new = _new(_BUILDING)
         new.hp = self.hp if hp is _KEEP else hp
         new.ap = self.ap if ap is _KEEP else ap
         new.energy = self.energy if energy is _KEEP else energy
@@ -92,11 +92,16 @@ class State:
         return new
 
 
-class _Building:
-    """A State while ``State.evolve`` fills it in: the same slots, so that it can then become
-    one (``__class__`` is assigned only between classes of one layout)."""
+def unfrozen_twin(cls: type) -> type:
+    """A class with the slots of ``cls`` (a frozen dataclass with slots) and none of its
+    frozen ``__setattr__``: an object of it is filled in at the cost of plain attributes,
+    then made a ``cls`` by assigning ``__class__`` (allowed between classes of one layout).
+    How the fold's hottest copies are made (``State.evolve``), at a third of a frozen
+    dataclass's own ``__init__``."""
+    return type(f"_{cls.__name__}Building", (), {"__slots__": cls.__slots__})
 
-    __slots__ = State.__slots__
+
+_BUILDING = unfrozen_twin(State)
 
 
 @dataclass(frozen=True)

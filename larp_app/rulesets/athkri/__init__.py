@@ -22,7 +22,7 @@ from larp_app.rules.kinds import EntryKind, Translate
 from larp_app.rules.problems import Checker, RuleError
 from larp_app.rules.ruleset import Ruleset
 from larp_app.rules.sheet import Advancement, LarpSheet, read_who
-from larp_app.rules.state import State
+from larp_app.rules.state import State, unfrozen_twin
 from larp_app.rules.statuses import parse_status_catalogue
 from larp_app.rules.tables import TableSet
 from larp_app.rules.timeutil import format_instant
@@ -74,7 +74,7 @@ FIGURES = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Ongoing:
     """Daño continuo: ``damage`` at the start of each turn from ``since`` while the condition
     lasts; a Físico save at ``difficulty`` ends it."""
@@ -86,7 +86,7 @@ class Ongoing:
     ticks: int = 0  # turns dealt so far
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Track:
     """Where the character is on the wound track, beyond its points."""
 
@@ -107,6 +107,47 @@ _TRACK_OF_THE_AWAKE = attrgetter(
     "unconscious_since", "cause", "saves", "failures", "stabilised_alone", "awake_at"
 )
 _AWAKE = _TRACK_OF_THE_AWAKE(EMPTY_TRACK)
+_KEEP: Any = object()  # _track_with: this field as it was
+_new = object.__new__
+_TRACK_BUILDING, _ONGOING_BUILDING = unfrozen_twin(Track), unfrozen_twin(Ongoing)
+
+
+def _track_with(
+    track: Track,
+    *,
+    unconscious_since=_KEEP,
+    cause=_KEEP,
+    saves=_KEEP,
+    failures=_KEEP,
+    stabilised_alone=_KEEP,
+    awake_at=_KEEP,
+    indefenso_due=_KEEP,
+    ongoing=_KEEP,
+    rolls=_KEEP,
+) -> Track:
+    """A copy of ``track`` with the fields given changed, made as ``State.evolve`` makes a
+    state (the fold makes one for nearly every roll); every field written out."""
+    t = track
+    new = _new(_TRACK_BUILDING)
+    new.unconscious_since = t.unconscious_since if unconscious_since is _KEEP else unconscious_since
+    new.cause = t.cause if cause is _KEEP else cause
+    new.saves = t.saves if saves is _KEEP else saves
+    new.failures = t.failures if failures is _KEEP else failures
+    new.stabilised_alone = t.stabilised_alone if stabilised_alone is _KEEP else stabilised_alone
+    new.awake_at = t.awake_at if awake_at is _KEEP else awake_at
+    new.indefenso_due = t.indefenso_due if indefenso_due is _KEEP else indefenso_due
+    new.ongoing = t.ongoing if ongoing is _KEEP else ongoing
+    new.rolls = t.rolls if rolls is _KEEP else rolls
+    new.__class__ = Track
+    return new
+
+
+def _one_more_tick(ongoing: Ongoing) -> Ongoing:
+    new = _new(_ONGOING_BUILDING)
+    new.since, new.cause, new.damage = ongoing.since, ongoing.cause, ongoing.damage
+    new.difficulty, new.ticks = ongoing.difficulty, ongoing.ticks + 1
+    new.__class__ = Ongoing
+    return new
 
 
 # Sheet -------------------------------------------------------------------------------------
@@ -268,19 +309,6 @@ def _of_statuses(state: State, ctx: Context) -> tuple[int, bool, tuple[tuple[str
     return _figures(ctx).of_statuses(state.statuses) if state.statuses else _NOTHING
 
 
-def _replace(value, **changes):
-    """``dataclasses.replace`` for the track's own frozen dataclasses (plain fields, no
-    ``__post_init__``), at a fraction of its cost: the fold makes one for nearly every roll."""
-    fields = value.__dict__.copy()
-    fields.update(changes)
-    new = _new(type(value))
-    _set(new, "__dict__", fields)
-    return new
-
-
-_new, _set = object.__new__, object.__setattr__
-
-
 def _fisico(ctx: Context) -> int:
     return _figures(ctx).fisico
 
@@ -296,7 +324,7 @@ def _damage(state: State, ctx: Context) -> int:
 def _with_roll(track: Track, at: datetime, what: str, roll: dice.Roll) -> Track:
     rolls = track.rolls
     rolls = (*(rolls if len(rolls) < MAX_ROLLS_SHOWN else rolls[1:]), (at, what, roll))
-    return _replace(track, rolls=rolls)
+    return _track_with(track, rolls=rolls)
 
 
 def unconscious(state: State) -> bool:
@@ -341,7 +369,7 @@ def _suffer(state: State, damage: int, at: datetime, parts: tuple, ctx: Context)
     fisico, track, hp = figures.fisico, _track(state), state.hp - damage
     if damage >= 2 * fisico and helpless(state):
         if not figures.app_saves:
-            track = _replace(track, indefenso_due=track.indefenso_due + 1)
+            track = _track_with(track, indefenso_due=track.indefenso_due + 1)
         else:
             roll = _save_roll(state, dice.rng_for(figures.dice_seed, *parts), INDEFENSO_SAVE, ctx)
             track = _with_roll(track, at, "indefenso", roll)
@@ -349,7 +377,7 @@ def _suffer(state: State, damage: int, at: datetime, parts: tuple, ctx: Context)
                 return state.evolve(hp=hp, track=track).dead_at(at)
     if track.unconscious_since is None and (hp <= 0 or track.awake_at is not None):
         # Knocked out, or hurt again after stabilising alone: unconscious again.
-        track = _replace(
+        track = _track_with(
             track, unconscious_since=at, cause=parts[0], saves=0, failures=0, awake_at=None
         )
     if ctx.sheet.hp_max - hp >= fisico * DEATH_MULTIPLE:  # dead: as _dead_if_past, in one copy
@@ -368,7 +396,7 @@ def status_on(state: State, entry: StatusOn, ctx: Context) -> State:
         damage=entry.damage or ONGOING_DAMAGE,
         difficulty=entry.difficulty or NORMAL,
     )
-    return state.evolve(track=_replace(_track(state), ongoing=ongoing))
+    return state.evolve(track=_track_with(_track(state), ongoing=ongoing))
 
 
 def _next_tick_at(state: State, ctx: Context) -> datetime | None:
@@ -389,8 +417,8 @@ def _next_tick_at(state: State, ctx: Context) -> datetime | None:
 
 def _tick(state: State, at: datetime, ctx: Context) -> State:
     track = _track(state)
-    ongoing = _replace(track.ongoing, ticks=track.ongoing.ticks + 1)
-    state = state.evolve(track=_replace(track, ongoing=ongoing))
+    ongoing = _one_more_tick(track.ongoing)
+    state = state.evolve(track=_track_with(track, ongoing=ongoing))
     if _of_statuses(state, ctx)[1]:
         return state  # Petrificado: the harm is held in suspension
     return _suffer(state, ongoing.damage, at, (ongoing.cause, "ongoing", ongoing.ticks), ctx)
@@ -403,7 +431,7 @@ def heal(state: State, entry: Heal, ctx: Context) -> State:
     if hp > 0 and _TRACK_OF_THE_AWAKE(track) != _AWAKE:
         # Outside help: awake, and may stabilise alone again; an Indefenso save still stands,
         # and so does Daño continuo (only its save ends it).
-        track = _replace(
+        track = _track_with(
             EMPTY_TRACK, rolls=track.rolls, indefenso_due=track.indefenso_due, ongoing=track.ongoing
         )
     return state.evolve(hp=hp, track=track)
@@ -423,7 +451,7 @@ def save(state: State, entry: Save, ctx: Context) -> State:
     if ctx.settings.saves != "referee":
         raise RuleError("saves_rolled_by_app")
     if track.indefenso_due:
-        track = _replace(track, indefenso_due=track.indefenso_due - 1)
+        track = _track_with(track, indefenso_due=track.indefenso_due - 1)
         state = state.evolve(track=track)
         return state if entry.success else state.dead_at(entry.at)
     if track.unconscious_since is None:
@@ -433,7 +461,8 @@ def save(state: State, entry: Save, ctx: Context) -> State:
 
 def revived(state: State, ctx: Context) -> State:
     """Revive: alive, awake, no save pending, nothing rolled for the time it was dead."""
-    return state.evolve(hp=max(1, state.hp), track=_replace(EMPTY_TRACK, rolls=_track(state).rolls))
+    rolls = _track(state).rolls
+    return state.evolve(hp=max(1, state.hp), track=_track_with(EMPTY_TRACK, rolls=rolls))
 
 
 def check_roll(state: State, entry: CheckRoll, ctx: Context) -> State:
@@ -504,12 +533,12 @@ def roll_dice(state: State, entry: DiceRoll, ctx: Context) -> State:
 
 def _apply_save(state, track, success, at, ctx, roll) -> State:
     fisico = _fisico(ctx)
-    track = _replace(track, saves=track.saves + 1)
+    track = _track_with(track, saves=track.saves + 1)
     if roll is not None:
         track = _with_roll(track, at, "save", roll)
     if success and not track.stabilised_alone:
         minutes = dice.d(dice.rng_for(_figures(ctx).dice_seed, track.cause, "awake"), 6).kept
-        track = _replace(
+        track = _track_with(
             track,
             unconscious_since=None,
             stabilised_alone=True,
@@ -518,7 +547,7 @@ def _apply_save(state, track, success, at, ctx, roll) -> State:
         return state.evolve(hp=1, track=track)
     if success:
         return state.evolve(track=track)  # stabilised alone once already: needs help now
-    track = _replace(track, failures=track.failures + 1)
+    track = _track_with(track, failures=track.failures + 1)
     state = state.evolve(hp=state.hp - track.failures * fisico, track=track)
     return _dead_if_past(state, at, ctx)
 
@@ -582,7 +611,7 @@ def advance_wounds(state: State, t: datetime, ctx: Context) -> State:
         events = [(awake_at, 0), (tick_at, 1), (save_at, 2)]
         at, what = min((at, order) for at, order in events if at is not None and at <= t)
         if what == 0:
-            state = state.evolve(track=_replace(track, awake_at=None))
+            state = state.evolve(track=_track_with(track, awake_at=None))
         elif what == 1:
             state = _tick(state, at, ctx)
         else:
