@@ -344,7 +344,7 @@ def _status_on(state: State, entry: StatusOn, ctx: Context) -> State:
         until = None
     key = entry.key
     statuses = [s for s in state.statuses if s.key != key]  # re-applying replaces
-    statuses.append(ActiveStatus(key, entry.at, until))
+    statuses.append(ActiveStatus.made(key, entry.at, until))
     return state.evolve(statuses=tuple(statuses))
 
 

@@ -16,6 +16,15 @@ class ActiveStatus:
     since: datetime
     until: datetime | None  # None: open until a referee ends it
 
+    @classmethod
+    def made(cls, key: str, since: datetime, until: datetime | None) -> ActiveStatus:
+        """``ActiveStatus(key, since, until)`` as the fold makes one: at a third of the cost
+        (``unfrozen_twin``, below)."""
+        new = _new(_ACTIVE_STATUS_BUILDING)
+        new.key, new.since, new.until = key, since, until
+        new.__class__ = cls
+        return new
+
     def expired(self, t: datetime) -> bool:
         """Tell whether the status is over at ``t``; an instant one shows at its own instant."""
         if self.until is None:
@@ -101,7 +110,7 @@ def unfrozen_twin(cls: type) -> type:
     return type(f"_{cls.__name__}Building", (), {"__slots__": cls.__slots__})
 
 
-_BUILDING = unfrozen_twin(State)
+_BUILDING, _ACTIVE_STATUS_BUILDING = unfrozen_twin(State), unfrozen_twin(ActiveStatus)
 
 
 @dataclass(frozen=True)
