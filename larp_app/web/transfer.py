@@ -30,6 +30,7 @@ COMPRESSED = [
     "image/svg+xml",
 ]
 VERSIONED_SUFFIXES = (".css",)
+STATIC_ENDPOINTS = ("static", "rulesets.static")  # the app's files, and each rule system's
 A_YEAR = 365 * 24 * 3600
 
 
@@ -70,12 +71,16 @@ def _static_version(endpoint: str, values: dict) -> None:
 
 def _static_lifetime(response: Response) -> Response:
     """A year for a static file asked for by its current digest; revalidation otherwise."""
-    if request.endpoint != "static" or response.status_code not in (200, 304):
+    if request.endpoint not in STATIC_ENDPOINTS or response.status_code not in (200, 304):
         return response
     if response.status_code == 200 and response.mimetype in COMPRESSED:
-        # Read the (small) file now, so that it is compressed whole like any other answer.
+        # Read the (small) file now, so that it is compressed whole like any other answer,
+        # and close it at once: a connection dropped mid-answer leaves no file open.
         response.direct_passthrough = False
         response.get_data()
+        response.close()
+    if request.endpoint != "static":
+        return response  # a rule system's files: revalidated, as send_file answers them
     asked = request.args.get("v")
     if asked and asked == static_version(request.view_args.get("filename", "")):
         response.headers["Cache-Control"] = f"public, max-age={A_YEAR}, immutable"

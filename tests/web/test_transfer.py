@@ -1,10 +1,13 @@
 """What travels on the wire: compressed answers, long-lived versioned stylesheets."""
 
+import gc
 import gzip
 import json
 import re
+import warnings
 
 import brotli
+import pytest
 
 from .helpers import data_sheet
 from .test_api import auth
@@ -80,3 +83,17 @@ def test_a_static_file_without_its_current_digest_is_revalidated(client):
         etag = script.headers["ETag"]
     with client.get("/static/js/lib/roster.js", headers={"If-None-Match": etag}) as again:
         assert again.status_code == 304
+
+
+@pytest.mark.parametrize("path", ["/static/js/console/main.js", "/rulesets/athkri/static/fold.js"])
+def test_a_compressed_static_file_is_closed_once_its_answer_is_built(app, path):
+    """A phone that drops its connection mid-answer leaves no file open behind it: the bytes
+    were read whole for compression, and the file closed there and then."""
+    with app.test_request_context(path, headers={"Accept-Encoding": "gzip"}):
+        response = app.full_dispatch_request()  # the answer built, after_request run
+        assert response.headers["Content-Encoding"] == "gzip"
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", ResourceWarning)
+            del response  # never sent, never closed by the server
+            gc.collect()
+    assert [str(w.message) for w in caught if issubclass(w.category, ResourceWarning)] == []
