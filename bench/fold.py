@@ -5,6 +5,9 @@ nothing here asserts on time (TESTING.md "Levels"). Target (issue #13): 1,000 en
 in at most 5 ms. For each rule system it prints the fold alone and the stored entries read
 back (``entry_from_stored``, as the services read the log) and folded, the median of several
 runs; the validating parse (``read_log``, what input goes through) is printed beside them.
+The fold is also timed "afresh", with no seed's dice kept from the fold before
+(``dice.first_words`` emptied before each run): what a worker's first fold of a character
+costs where the rules roll dice.
 
 Logs are a weekend of play (Friday 18:00 to Sunday 16:00, quiet at night): mostly hits, heals
 and repairs, energy spent and restored, statuses on and off, notes, a few undos and a few late
@@ -29,6 +32,7 @@ from larp_app.rules import (
     LarpSheet,
     convert_sheet,
     default_settings,
+    dice,
     entry_from_stored,
     entry_to_dict,
     read_log,
@@ -332,6 +336,7 @@ def one_character(label, sheet, settings, make_log, rng: random.Random) -> float
     print(f"{label}: one character's state at Sunday 16:00 (median of repeats, perf_counter)")
     header = (
         f"{'entries':>8}  {'repeats':>7}  {'fold ms':>8}  {'(best)':>7}  {'fold µs/e':>9}  "
+        f"{'afresh ms':>9}  {'(best)':>7}  "
         f"{'stored+fold ms':>14}  {'(best)':>7}  {'read_log ms':>11}  {'conflicts':>9}  "
         "final state"
     )
@@ -347,6 +352,12 @@ def one_character(label, sheet, settings, make_log, rng: random.Random) -> float
             return state_at(sheet, settings, [entry_from_stored(row) for row in rows], END)
 
         fold, fold_best = timings_ms(lambda e=entries: state_at(sheet, settings, e, END), repeats)
+
+        def fold_afresh(entries=entries):
+            dice.first_words.cache_clear()  # as a worker's first fold: no seed's words kept
+            return state_at(sheet, settings, entries, END)
+
+        cold, cold_best = timings_ms(fold_afresh, repeats)
         both, both_best = timings_ms(parse_and_fold, repeats)
         validate = median_ms(lambda raw=raw: read_log(raw), repeats)
         snap = state_at(sheet, settings, entries, END)
@@ -354,15 +365,17 @@ def one_character(label, sheet, settings, make_log, rng: random.Random) -> float
         final = f"{snap.wound}, hp {s.hp}, ap {s.ap}, energy {s.energy}"
         print(
             f"{n:>8,}  {repeats:>7}  {fold:>8.2f}  {fold_best:>7.2f}  {fold * 1000 / n:>9.2f}  "
+            f"{cold:>9.2f}  {cold_best:>7.2f}  "
             f"{both:>14.2f}  {both_best:>7.2f}  {validate:>11.2f}  {len(snap.conflicts):>9}  "
             f"{final}"
         )
         if n == 1_000:
-            fold_1000, best_1000, both_1000 = fold, fold_best, both
-    verdict = "met" if fold_1000 <= 5 else "MISSED"
+            fold_1000, best_1000, both_1000, cold_1000 = fold, fold_best, both, cold
+    verdict = "met" if max(fold_1000, cold_1000) <= 5 else "MISSED"
     print(
-        f"{label}: 1,000 entries folded in {fold_1000:.2f} ms, median (best {best_1000:.2f});"
-        f" target <= 5 ms: {verdict}; read from storage and folded in {both_1000:.2f} ms."
+        f"{label}: 1,000 entries folded in {fold_1000:.2f} ms, median (best {best_1000:.2f}),"
+        f" {cold_1000:.2f} ms with no dice kept; target <= 5 ms: {verdict};"
+        f" read from storage and folded in {both_1000:.2f} ms."
     )
     print()
     return fold_1000

@@ -7,6 +7,7 @@ pure function of log, settings and time.
 from __future__ import annotations
 
 import hashlib
+import struct
 from _random import Random as _MersenneTwister
 from dataclasses import dataclass
 from functools import lru_cache
@@ -25,26 +26,29 @@ DIFFICULTIES = {"facil": 9, "normal": 12, "dificil": 15, "muy_dificil": 18, "cas
 # again 6 times in 16); a d6 or a d100 one or two. About 2.5 MB when full.
 FIRST_WORDS = 8
 KEPT_SEEDS = 4096
+# getrandbits(256) gives the first eight words in one call, the first lowest: as bytes, least
+# significant first, they read as eight little-endian 32-bit words in the order drawn.
+_WORDS = struct.Struct(f"<{FIRST_WORDS}I")
 
 
 @lru_cache(maxsize=KEPT_SEEDS)
-def _first_words(text: str) -> tuple[int, tuple[int, ...]]:
+def first_words(text: str) -> tuple[int, tuple[int, ...]]:
     seed = int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
-    twister = _MersenneTwister(seed)
-    return seed, tuple(twister.getrandbits(32) for _ in range(FIRST_WORDS))
+    bits = _MersenneTwister(seed).getrandbits(32 * FIRST_WORDS)
+    return seed, _WORDS.unpack(bits.to_bytes(4 * FIRST_WORDS, "little"))
 
 
 class Dice:
     """The draws of ``random.Random(seed)``, bit for bit, for the seed the text fixes:
     ``getrandbits`` and ``randint`` draw from the same Mersenne Twister words in the same
     way (``tests/unit/test_dice.py`` holds them to it), so the same seed gives the same dice
-    as it always did. The first words come from ``_first_words``; later ones (rare) from a
+    as it always did. The first words come from ``first_words``; later ones (rare) from a
     generator seeded again and moved past them."""
 
     __slots__ = ("_drawn", "_seed", "_twister", "_words")
 
     def __init__(self, text: str):
-        self._seed, self._words = _first_words(text)
+        self._seed, self._words = first_words(text)
         self._drawn = 0
         self._twister: _MersenneTwister | None = None
 
