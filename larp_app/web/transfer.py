@@ -44,6 +44,7 @@ def configure(app: Flask) -> None:
     compress.init_app(app)
     app.url_defaults(_static_version)
     app.after_request(_static_lifetime)
+    app.after_request(_read_static_whole)  # runs before Flask-Compress's (hooks run in reverse)
 
 
 @lru_cache(maxsize=256)
@@ -69,18 +70,25 @@ def _static_version(endpoint: str, values: dict) -> None:
             values["v"] = version
 
 
-def _static_lifetime(response: Response) -> Response:
-    """A year for a static file asked for by its current digest; revalidation otherwise."""
-    if request.endpoint not in STATIC_ENDPOINTS or response.status_code not in (200, 304):
-        return response
-    if response.status_code == 200 and response.mimetype in COMPRESSED:
-        # Read the (small) file now, so that it is compressed whole like any other answer,
-        # and close it at once: a connection dropped mid-answer leaves no file open.
+def _read_static_whole(response: Response) -> Response:
+    """Read a (small) static file now, the app's or a rule system's, so that it is compressed
+    whole like any other answer, and close it at once: a connection dropped mid-answer
+    leaves no file open."""
+    if (
+        request.endpoint in STATIC_ENDPOINTS
+        and response.status_code == 200
+        and response.mimetype in COMPRESSED
+    ):
         response.direct_passthrough = False
         response.get_data()
         response.close()
-    if request.endpoint != "static":
-        return response  # a rule system's files: revalidated, as send_file answers them
+    return response
+
+
+def _static_lifetime(response: Response) -> Response:
+    """A year for a static file asked for by its current digest; revalidation otherwise."""
+    if request.endpoint != "static" or response.status_code not in (200, 304):
+        return response
     asked = request.args.get("v")
     if asked and asked == static_version(request.view_args.get("filename", "")):
         response.headers["Cache-Control"] = f"public, max-age={A_YEAR}, immutable"
