@@ -71,6 +71,10 @@ class Ruleset:
     # The larp sheet's details its phone fold (static/fold.js) reads, sent to phones with the
     # sheet's maxima; None: every detail.
     fold_details: tuple[str, ...] | None = None
+    # What a break of the armour (the optional rule) leaves of the larp sheet's armour points,
+    # by where they come from: (sheet) -> ({"source": name, "points": n}, ...). None left: the
+    # break takes every point. The console says what a break did and what stays.
+    armour_kept: Callable[[LarpSheet], tuple[Mapping[str, Any], ...]] = lambda sheet: ()
 
     def shipped_table(self, name: str) -> Any:
         """A fresh copy of the table ``name`` shipped in the package's data/ folder."""

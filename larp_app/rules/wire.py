@@ -45,8 +45,10 @@ def state_to_wire(state: State) -> dict[str, Any]:
 
 def sheet_to_wire(sheet: LarpSheet) -> dict[str, Any]:
     """The sheet's figures a fold reads: maxima, energy recovery, costs, and the details its
-    rule system's fold reads (``Ruleset.fold_details``)."""
-    wanted = get_ruleset(sheet.ruleset).fold_details
+    rule system's fold reads (``Ruleset.fold_details``); and what a break of the armour
+    leaves (``Ruleset.armour_kept``), which the console says."""
+    ruleset = get_ruleset(sheet.ruleset)
+    wanted = ruleset.fold_details
     details = (
         sheet.details
         if wanted is None
@@ -62,6 +64,7 @@ def sheet_to_wire(sheet: LarpSheet) -> dict[str, Any]:
             {"name": a.name, "energy_cost": a.energy_cost} for a in sheet.advancements
         ],
         "details": to_wire(details),
+        "armour_kept": [dict(part) for part in ruleset.armour_kept(sheet)],
     }
 
 

@@ -457,6 +457,13 @@ def wound(state: State, ctx: Context) -> str:
     return "grievous" if state.hp == 0 else "dying"
 
 
+def armour_kept(sheet) -> tuple[dict, ...]:
+    """A break takes the worn armour's points; Corpo's Armatura +X stays."""
+    worn = (sheet.details.get("armour") or {}).get("points", 0)
+    kept = sheet.ap_max - worn
+    return ({"source": "Corpo", "points": kept},) if worn > 0 and kept > 0 else ()
+
+
 RULESET = Ruleset(
     package_dir=Path(__file__).resolve().parent,
     key=KEY,
@@ -477,4 +484,5 @@ RULESET = Ruleset(
     read_csv=lambda text: csv_sheets.read_csv_with_rows(text),
     template_csv=lambda: csv_sheets.template_csv(),
     fold_details=("armour",),  # the worn armour's points: what the optional rule breaks
+    armour_kept=armour_kept,
 )

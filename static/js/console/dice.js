@@ -1,32 +1,28 @@
 // The kind `dice`, where a rule system declares it: a 1o3d10 the referee asks for. The server
 // rolls it from the event's seed and the entry (the rule system may lower it for a wound), and
-// keeps it with the recent rolls; this shows the section, reads the choices and says what came out.
-import { rollText } from "./render.js";
-
+// keeps it with the recent rolls. Its sheet opens from "More"; once rolled, the sheet closes and
+// the console's answer says what came out (`said(roll)`), the state on screen again.
 const BONUS = [-20, 30];
 
 // Shown when the event's rule system declares the kind "dice" (the event kit's ``own_kinds``).
 // `log(kind, fields)` records an entry and resolves with the server's answer ({state}), or
 // with nothing to show yet (offline, refused).
-export function setUpDice(root, ownKinds, log, words) {
+export function setUpDice(root, ownKinds, log, said) {
   const box = root.querySelector("[data-dice]");
+  const open = root.querySelector("[data-dice-open]");
   if (!box || !ownKinds.includes("dice")) return;
-  box.hidden = false;
+  if (open) open.hidden = false;
   const bonus = box.querySelector("[data-dice-bonus-value]");
-  const result = box.querySelector("[data-dice-result]");
   let level = 0;
 
   async function roll() {
-    result.hidden = true;
     const target = box.querySelector("[data-dice-target]").value;
     const fields = { level, bonus: Number(bonus.textContent) };
     if (target) fields.target = Number(target);
+    box.close?.();
     const answer = await log("dice", fields);
     const rolled = answer?.state?.rolls?.findLast((r) => r.what === "dice");
-    if (!rolled) return;
-    result.className = rolled.success === false ? "flash error" : "flash info";
-    result.textContent = `${words.rollDice}: ${rollText(rolled, words)}`;
-    result.hidden = false;
+    if (rolled) said(rolled);
   }
 
   box.addEventListener("click", (event) => {

@@ -15,12 +15,12 @@ import { setUpDice } from "./dice.js";
 import { setUpDeclaredKinds } from "./declared.js";
 import { createFeedback } from "./feedback.js";
 import {
-  checkOutcome,
   renderActionRules,
   renderAllowed,
   renderForeseen,
   renderState,
   renderWoundRules,
+  rollWords,
   tick,
 } from "./render.js";
 
@@ -28,7 +28,7 @@ const root = document.querySelector(".console");
 const page = JSON.parse(root.dataset.config);
 // The console's words, and those of every rule system's part of it.
 const words = Object.assign({}, ...[...root.querySelectorAll("[data-words]")].map((t) => t.dataset));
-const feedback = createFeedback(root.querySelector("[data-feedback]"));
+const feedback = createFeedback(root.querySelector("[data-feedback]"), root.querySelector(".console-head"));
 const id = Number(location.pathname.split("/").at(-1));
 const netbar = startNetbar(document.querySelector("[data-netbar]"));
 let refresh = null; // polls the server's state: set once the console is ready
@@ -74,6 +74,8 @@ const config = {
   state: `${page.api}/characters/${id}/state`,
 };
 const statusNames = Object.fromEntries(config.statuses.map((s) => [s.key, s.name]));
+let checkButtons = []; // the "More" sheet's checks, one per condition with a check
+root.dataset.saves = config.saves ?? "";
 // The rule system's fold, to work out what the server will answer (null: show its last state).
 const foldContext = await loadFold(page.fold_module, event, character.sheet);
 let foreseen = null; // what the screen shows while entries wait: foresee()'s answer
@@ -98,14 +100,18 @@ function paint(items) {
   const waiting = items.filter((item) => item.status === "pending");
   foreseen = foresee(foldContext, character.state, waiting.map((item) => item.entry));
   const { state } = foreseen;
-  renderState(root, state, words, statusNames);
+  renderState(root, state, words, statusNames, character.sheet, config.checks);
   renderForeseen(root, foreseen, words, (entryId) => {
     const item = waiting.find((i) => i.entry.id === entryId);
     return item ? entryWhat(item.entry) : "";
   }, (conflict) => refusalWords(page.refusals, conflict), statusNames);
   renderWoundRules(root, state, config.rules);
   root.dataset.preview = String(waiting.length > 0);
-  renderAllowed(root, state, words);
+  renderAllowed(root, state, words, character.sheet);
+  renderChecks(state);
+  // Something waits on the "More" sheet (a save to enter): its button says so.
+  const due = [...root.querySelectorAll('[data-dialog="more"] [data-attention]')].some((e) => !e.hidden);
+  root.querySelector("[data-more-attention]").hidden = !due;
   // The note takes the place of the player's name on the header's first line: nothing moves.
   const note = root.querySelector("[data-pending-note]");
   note.textContent = waiting.length ? `⏳ ${plural(words, "previewNote", waiting.length)}` : "";
@@ -186,7 +192,8 @@ async function log(kind, fields = {}, said = words.stored) {
       key: `foreseen:${entry.id}`,
     });
   } else if (item?.status !== "refused") {
-    feedback.wait(words.queued); // a refusal is on screen already (render)
+    // with the numbers the phone worked out (a refusal is on screen already: render)
+    feedback.wait(words.queued, { detail: numbers(foreseen?.state ?? character.state) });
   }
   refresh?.();
   return item;
@@ -267,14 +274,43 @@ function undoConfirmed() {
   return log("undo", { target: target.id }, `${words.undone}: ${entryWords(target)}`);
 }
 
-const steppers = { blows: [1, 20], damage: [1, 100], amount: [1, 20] };
-const read = (name) => Number(root.querySelector(`[data-${name}]`).textContent);
+// Blows, damage and the amount healed, repaired or restored: typed on the numeric keypad or
+// stepped, always a whole number within the field's bounds (data-min, data-max).
+const numberField = (name) => root.querySelector(`[data-${name}]`);
+
+function bounded(field, value) {
+  const [low, high] = [Number(field.dataset.min), Number(field.dataset.max)];
+  const number = Number.parseInt(String(value).replace(/\D/g, ""), 10);
+  return Number.isFinite(number) ? Math.min(high, Math.max(low, number)) : low;
+}
+
+const read = (name) => {
+  const field = numberField(name);
+  const value = bounded(field, field.value);
+  if (String(value) !== field.value) setStep(name, value);
+  return value;
+};
 
 function setStep(name, value) {
-  root.querySelector(`[data-${name}]`).textContent = value;
+  numberField(name).value = String(value);
   if (name === "amount") {
     for (const copy of root.querySelectorAll("[data-amount-copy]")) copy.textContent = value;
   }
+}
+
+for (const field of root.querySelectorAll("[data-number]")) {
+  const name = Object.keys(field.dataset).find((key) => !["number", "min", "max"].includes(key));
+  // A tap selects the number, so the keypad replaces it; leaving the field keeps it in bounds.
+  field.addEventListener("focus", () => field.select());
+  field.addEventListener("input", () => {
+    if (name === "amount") {
+      for (const copy of root.querySelectorAll("[data-amount-copy]")) copy.textContent = field.value;
+    }
+  });
+  field.addEventListener("change", () => setStep(name, bounded(field, field.value)));
+  field.addEventListener("keydown", (event) => {
+    if (event.key === "Enter") field.blur();
+  });
 }
 
 function resetHit() {
@@ -353,43 +389,46 @@ root.querySelector("[data-status-picker]").replaceChildren(
   ),
 );
 
-// A status's random check (where its catalogue has one): the server rolls it; show the die and what it means.
-const checkResult = root.querySelector("[data-check-result]");
+// A status's random check (where its catalogue has one): offered on the "More" sheet for the
+// conditions the character has; the server rolls it, and the answer says the die and what it
+// means (kept with the recent rolls too).
+const sayRoll = (roll) => {
+  const line = rollWords(roll, words, statusNames, config.checks);
+  const check = config.checks?.find((c) => c.key === roll.what);
+  const failed = roll.success === false || (check?.fails_at_or_below && roll.kept <= check.fails_at_or_below);
+  feedback.roll(line.textContent, { failed });
+};
 
 async function rollCheck(check) {
-  checkResult.hidden = true;
   const item = await log("roll", { key: check.key });
   const roll = item?.state?.rolls?.findLast((r) => r.what === check.key);
-  if (!roll) return;
-  const { failed, text } = checkOutcome(check, roll.kept, words, roll);
-  const head = document.createElement("strong");
-  head.dataset.checkDie = roll.kept;
-  head.textContent = `${check.name} · ${check.die} ${roll.kept}`;
-  const body = document.createElement("span");
-  body.dataset.checkText = "";
-  body.textContent = text;
-  checkResult.className = failed ? "flash error" : "flash info";
-  checkResult.replaceChildren(head, " ", body);
-  checkResult.hidden = false;
+  if (roll) sayRoll(roll);
 }
 
-if (config.checks?.length) {
-  root.querySelector("[data-checks]").hidden = false;
-  root.querySelector("[data-check-buttons]").replaceChildren(
-    ...config.checks.map((check) => {
-      const button = document.createElement("button");
-      button.type = "button";
-      button.className = "big";
-      button.dataset.roll = check.key;
-      button.textContent = `${words.roll} ${check.name}`;
-      button.addEventListener("click", () => rollCheck(check));
-      return button;
-    }),
-  );
+checkButtons = (config.checks ?? []).map((check) => {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "big";
+  button.dataset.roll = check.key;
+  button.hidden = true;
+  button.textContent = `${words.roll} ${check.name}`;
+  button.addEventListener("click", () => {
+    button.closest("dialog")?.close();
+    rollCheck(check);
+  });
+  return button;
+});
+root.querySelector("[data-check-buttons]").replaceChildren(...checkButtons);
+
+// Only the checks of the conditions the character has now.
+function renderChecks(state) {
+  const held = new Set(state.statuses.map((s) => s.key));
+  for (const button of checkButtons) {
+    button.hidden = !held.has(button.dataset.roll);
+    button.disabled = state.wound === "dead";
+  }
 }
-// Where referees roll the saves themselves, they enter each result.
-root.querySelector("[data-referee-saves]").hidden = config.saves !== "referee";
-setUpDice(root, config.ownKinds, log, words);
+setUpDice(root, config.ownKinds, log, sayRoll);
 setUpDeclaredKinds(root, config.kinds, log);
 
 root.addEventListener("click", (event) => {
@@ -399,8 +438,7 @@ root.addEventListener("click", (event) => {
     log("status_off", { key: button.dataset.endStatus });
   } else if (button.dataset.step) {
     const name = button.dataset.step;
-    const [low, high] = steppers[name];
-    setStep(name, Math.min(high, Math.max(low, read(name) + Number(button.dataset.delta))));
+    setStep(name, bounded(numberField(name), read(name) + Number(button.dataset.delta)));
   } else if (button.dataset.open) {
     button.closest("dialog")?.close();
     root.querySelector(`[data-dialog="${button.dataset.open}"]`).showModal();

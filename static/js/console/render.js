@@ -3,7 +3,9 @@ import { mmss, msUntil } from "../lib/clock.js";
 
 const ICONS = { ok: "●", grievous: "▲", dying: "✚", dead: "✖" };
 
-export function renderState(root, state, words, statusNames) {
+// `sheet`: the character's larp sheet as the phone holds it (maxima, what a break leaves);
+// `checks`: the event's random checks, to say what each roll kept in the state meant.
+export function renderState(root, state, words, statusNames, sheet = {}, checks = []) {
   const set = (selector, value) => {
     root.querySelector(selector).textContent = value;
   };
@@ -18,6 +20,7 @@ export function renderState(root, state, words, statusNames) {
   set("[data-energy]", state.energy);
   set("[data-energy-max]", state.energy_max);
   root.querySelector("[data-armour-destroyed]").hidden = !state.armour_destroyed;
+  if (state.armour_destroyed) set("[data-armour-broken-text]", armourBroken(sheet, words));
 
   const death = root.querySelector("[data-death]");
   death.hidden = !state.death_at;
@@ -45,8 +48,18 @@ export function renderState(root, state, words, statusNames) {
       return item;
     }),
   );
-  renderTrack(root, state, words, statusNames);
+  renderTrack(root, state, words, statusNames, checks);
   tick(root);
+}
+
+const fill = (text, values) => text.replace(/%\((\w+)\)s/g, (all, name) => String(values[name] ?? all));
+
+// "armour destroyed: −4; Corpo +2 stays": what a break took, and what its rule system leaves.
+export function armourBroken(sheet, words) {
+  const kept = sheet.armour_kept ?? [];
+  const stays = kept.reduce((sum, part) => sum + part.points, 0);
+  const lost = fill(words.armourLost, { n: Math.max(0, (sheet.ap_max ?? 0) - stays) });
+  return [lost, ...kept.map((part) => fill(words.armourStays, { source: part.source, n: part.points }))].join("; ");
 }
 
 // A rule of the event's rule system (its kit's `rules`): the original, then the translation,
@@ -82,7 +95,7 @@ export function renderActionRules(root, rules) {
 // Only what can be done is offered: a dead character takes notes and undos only; energy
 // actions need energy; a coup de grâce needs a dying (or down) character. Buttons stay in
 // their place, disabled, and the "More" sheet says why.
-export function renderAllowed(root, state, words) {
+export function renderAllowed(root, state, words, sheet = {}) {
   const dead = state.wound === "dead";
   const down = !dead && (state.wound === "dying" || state.hp <= 0);
   const noEnergy = !state.energy_max;
@@ -91,7 +104,9 @@ export function renderAllowed(root, state, words) {
   };
   enable('[data-action="hit"], [data-action="heal"]', !dead);
   enable('[data-action="undo"], [data-open="more"], [data-open="note"]', true);
-  enable('[data-action="repair"], [data-action="repair-full"], [data-open="status"]', !dead);
+  enable('[data-action="repair-full"], [data-open="status"]', !dead);
+  // A destroyed armour is mended only by replacing it (the sheet says why, below).
+  enable('[data-action="repair"]', !dead && !state.armour_destroyed);
   enable("[data-needs-energy]", !dead && !noEnergy);
   enable('[data-open="spend"]', !dead && state.energy > 0);
   enable('[data-open="coup"]', down);
@@ -106,6 +121,7 @@ export function renderAllowed(root, state, words) {
   const why = [];
   if (dead) why.push(words.whyDead);
   else {
+    if (state.armour_destroyed) why.push(fill(words.whyArmourDestroyed, { n: sheet.ap_max ?? state.ap_max }));
     if (noEnergy) why.push(words.whyNoEnergy);
     if (!down) why.push(words.whyNotDying);
   }
@@ -137,39 +153,53 @@ export function tick(root) {
 }
 
 // A wound track, where the rule system's state has one (level, next save, what a failure
-// costs) and the dice rolled; its markup is the rule system's part of the console. States
-// without a `level` leave it hidden.
-export function renderTrack(root, state, words, statusNames) {
+// costs) and the dice rolled; its markup is the rule system's part of the console, in the
+// header (level, save), the body (turns left, rolls) and the "More" sheet (the saves a
+// referee enters). States without a `level` leave it hidden.
+export function renderTrack(root, state, words, statusNames, checks = []) {
   const panel = root.querySelector("[data-track]");
   if (!panel) return;
-  panel.hidden = state.level === undefined;
-  if (panel.hidden) return;
+  const body = root.querySelector("[data-track-body]");
+  const tracked = state.level !== undefined;
+  panel.hidden = !tracked;
+  if (body) body.hidden = !tracked;
+  const refereeSaves = root.querySelector("[data-referee-saves]");
+  const helpless = root.querySelector("[data-indefenso-save]");
+  if (!tracked) {
+    for (const part of [refereeSaves, helpless]) if (part) part.hidden = true;
+    return;
+  }
   const set = (selector, value) => {
-    panel.querySelector(selector).textContent = value;
+    root.querySelector(selector).textContent = value;
   };
   panel.querySelector("[data-level]").className = `wound wound-${state.wound}`;
   set("[data-level-word]", words[levelWord(state.level)] ?? state.level);
   set("[data-level-damage]", state.damage);
   set("[data-level-dead-at]", state.dead_at_damage);
 
-  const save = panel.querySelector("[data-save]");
+  const save = root.querySelector("[data-save]");
   save.hidden = !state.next_save_at;
   save.dataset.at = state.next_save_at ?? "";
   set("[data-failure-cost]", state.next_failure_damage);
   const worst = state.turns_until_death_worst_case;
-  panel.querySelector("[data-turns]").hidden = worst === null || worst === undefined;
+  root.querySelector("[data-turns]").hidden = worst === null || worst === undefined;
   set("[data-turns-left]", worst ?? "–");
+  // Where referees enter saves, the "More" sheet offers them while one is due.
+  if (refereeSaves) refereeSaves.hidden = save.hidden || root.dataset.saves !== "referee";
 
   // Only where referees enter saves does one wait for them (the app rolls its own at once).
-  panel.querySelector("[data-indefenso-save]").hidden = !(state.indefenso_save_due > 0);
+  const helplessDue = state.indefenso_save_due > 0;
+  root.querySelector("[data-indefenso-due]").hidden = !helplessDue;
+  if (helpless) helpless.hidden = !helplessDue;
 
-  const awake = panel.querySelector("[data-awake]");
+  const awake = root.querySelector("[data-awake]");
   awake.hidden = !state.awake_at || Boolean(state.died_at);
   awake.dataset.at = state.awake_at ?? "";
 
   const rolls = state.rolls ?? [];
-  panel.querySelector("[data-rolls-box]").hidden = rolls.length === 0;
-  panel.querySelector("[data-rolls]").replaceChildren(
+  root.querySelector("[data-rolls-box]").hidden = rolls.length === 0;
+  if (body) body.hidden = rolls.length === 0 && root.querySelector("[data-turns]").hidden;
+  root.querySelector("[data-rolls]").replaceChildren(
     ...rolls
       .slice()
       .reverse()
@@ -178,12 +208,33 @@ export function renderTrack(root, state, words, statusNames) {
         const when = document.createElement("span");
         when.className = "muted";
         when.textContent = clockTime(roll.at);
-        const what = document.createElement("strong");
-        what.textContent = rollLabel(roll, words, statusNames);
-        item.append(when, " ", what, " ", rollText(roll, words, statusNames));
+        item.append(when, " ", rollWords(roll, words, statusNames, checks));
         return item;
       }),
   );
+}
+
+// A roll as it reads everywhere (the answer, the recent rolls): what was rolled, its dice,
+// and what it meant. "Grabbed · 1o3d10: 2 · 3 · 9 → middle 3 + 2 = 5 / 12 ✖ failed. <what that
+// means>", "Confused · d100 67: 61–80: <the table's row>".
+export function rollWords(roll, words, statusNames = {}, checks = []) {
+  const line = document.createElement("span");
+  const what = document.createElement("strong");
+  const check = checks.find((c) => c.key === roll.what);
+  what.textContent = rollLabel(roll, words, statusNames);
+  const three = roll.dice.length === 3;
+  const die = check?.die ?? (three ? "1o3d10" : "d100");
+  line.append(what, ` · ${die} ${three ? rollText(roll, words, statusNames) : roll.kept}`);
+  if (check) {
+    const meaning = checkOutcome(check, roll.kept, words, roll).text;
+    if (meaning) {
+      const text = document.createElement("span");
+      text.dataset.rollMeaning = "";
+      text.textContent = `: ${meaning}`;
+      line.append(text);
+    }
+  }
+  return line;
 }
 
 // The key of a word in the page's <template data-words>: ("level", "malherido") → levelMalherido.
@@ -225,8 +276,8 @@ export function rollText(roll, words, statusNames = {}) {
 // percentage failed and what that costs.
 export function checkOutcome(check, value, words, roll = null) {
   if (check.die === "1o3d10" && roll) {
-    // A save against a difficulty: success ends the status.
-    return { failed: !roll.success, text: `${rollText(roll, words)}. ${check.text}` };
+    // A roll against a difficulty (its dice are told beside it): success ends the status.
+    return { failed: roll.success === false, text: check.text };
   }
   if (check.table) {
     const row = check.table.find((r) => value >= r.from && value <= r.to);
