@@ -5,6 +5,7 @@ the footer keeps out of the thumb's way, disabled looks disabled, a broken armou
 did and what mends it. Measured by bounding boxes and by asking the page what is on top
 (../shared recipes: "Is anything covering what the referee must see?")."""
 
+import re
 import uuid
 from datetime import UTC, datetime
 
@@ -244,4 +245,179 @@ def test_numbers_are_typed_on_a_numeric_keypad_and_one_hit_of_fourteen_is_one_en
     entries = page.request.get(f"{base}/api/v1/characters/{character_id}/entries").json()
     logged = [(e["kind"], e.get("damage"), e.get("amount")) for e in entries["entries"]]
     assert logged == [("hit", 14, None), ("heal", None, 9)]
+    context.close()
+
+
+def log_in(page, base, next_path):
+    page.goto(f"{base}/login?next={next_path}")
+    page.fill("input[name=username]", "referee")
+    page.fill("input[name=password]", "referee-demo")
+    with page.expect_navigation():
+        page.click("button.primary")
+
+
+# Every shown control of the open "More" sheet: on screen, and the sheet not scrolled.
+SHEET = """() => {
+  const sheet = document.querySelector('[data-dialog="more"]');
+  const out = [];
+  for (const b of sheet.querySelectorAll("button")) {
+    if (!b.getClientRects().length) continue;
+    const r = b.getBoundingClientRect();
+    if (r.top < 0 || r.bottom > innerHeight) out.push(`${b.textContent}: ${r.top}-${r.bottom}`);
+  }
+  if (sheet.scrollHeight > sheet.clientHeight + 1) out.push("the sheet scrolls");
+  return out;
+}"""
+
+# A label on one line, no word cut ("Deshac/er").
+ONE_LINE = """(el) => { const range = document.createRange(); range.selectNodeContents(el);
+  return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size; }"""
+
+
+def test_an_athkri_referee_reaches_saves_dice_and_the_held_conditions_checks_at_320_px(
+    app, server, browser
+):
+    """Spanish, saves entered by referees: the "More" sheet holds all, on screen; a roll reads
+    whole and keeps its meaning; "Deshacer" is never cut."""
+    base = server.url
+    with app.app_context():
+        event = db.session.get(Event, load_demo().athkri_event_id)
+        change_settings(event, {**event.settings, "saves": "referee", "turn_seconds": 60})
+        db.session.commit()
+        chosen = next(
+            c
+            for c in db.session.scalars(
+                db.select(Character).where(Character.event_id == event.id).order_by(Character.id)
+            )
+            if c.larp["hp_max"] < c.larp["thresholds"]["dead_at_damage"]
+        )
+        character_id, hp = chosen.id, chosen.larp["hp_max"]
+    context = browser.new_context(
+        viewport={"width": 320, "height": 568}, **{**HAND, "locale": "es-ES"}
+    )
+    page = context.new_page()
+    log_in(page, base, f"/console/{character_id}")
+    open_console(page, base, character_id)
+    undo = page.locator('.bar-main [data-action="undo"]')
+    expect(undo).to_have_text("Deshacer")
+    assert undo.evaluate(ONE_LINE) == 1
+
+    more = page.locator('.bar-main [data-open="more"]')
+    sheet = page.locator('[data-dialog="more"]')
+    more.tap()
+    expect(sheet).to_be_visible()
+    # No condition yet: no check offered; the dice are.
+    expect(sheet.locator("[data-roll]:visible")).to_have_count(0)
+    expect(sheet.get_by_role("button", name="Tirada 1o3d10")).to_be_visible()
+    assert page.evaluate(SHEET) == []
+    sheet.get_by_role("button", name="Cancelar").tap()
+
+    log_on_server(app, character_id, kind="status_on", key="agarrado")
+    log_on_server(app, character_id, kind="status_on", key="confundido")
+    log_on_server(app, character_id, kind="hit", pierce=True, damage=hp)  # a save is due
+    expect(page.locator("[data-save]")).to_be_visible(timeout=10_000)
+    expect(page.locator("[data-more-attention]")).to_be_visible()  # something waits there
+    more.tap()
+    offered = sheet.locator("[data-roll]:visible")
+    expect(offered).to_have_count(2)
+    assert sorted(offered.all_inner_texts()) == ["Tirar Agarrado", "Tirar Confundido"]
+    expect(sheet.get_by_role("button", name="✓ Salvación superada")).to_be_visible()
+    assert page.evaluate(SHEET) == []
+
+    sheet.get_by_role("button", name="Tirar Confundido").tap()
+    expect(sheet).to_be_hidden()
+    said = answer(page, "roll")
+    expect(said).to_contain_text(re.compile(r"Confundido · d100 \d+: \d+–\d+: \w"))
+    more.tap()
+    sheet.get_by_role("button", name="Tirar Agarrado").tap()
+    said = answer(page, "roll")
+    # The dice once, after what was rolled: never "1o3d10 3 2 · 3 · 9".
+    expect(said).to_contain_text(re.compile(r"Agarrado · 1o3d10 \d+ · \d+ · \d+ → "))
+    rolls = page.locator("[data-rolls] li")
+    expect(rolls).to_have_count(2)
+    # Each kept with its meaning, the older one too.
+    expect(rolls.nth(1)).to_contain_text(re.compile(r"Confundido · d100 \d+: \d+–\d+: \w"))
+    expect(rolls.nth(0).locator("[data-roll-meaning]")).not_to_be_empty()
+    expect(rolls.nth(1).locator("[data-roll-meaning]")).not_to_be_empty()
+
+    more.tap()
+    sheet.get_by_role("button", name="Tirada 1o3d10").tap()
+    dice = page.locator('[data-dialog="dice"]')
+    expect(dice).to_be_visible()
+    dice.get_by_role("button", name="Tirar 1o3d10").tap()
+    expect(dice).to_be_hidden()
+    expect(answer(page, "roll")).to_contain_text(re.compile(r"Tirada 1o3d10 · 1o3d10 \d+ · \d+"))
+    context.close()
+
+
+def test_the_name_wins_the_footer_keeps_away_disabled_looks_disabled_and_a_broken_armour_says_why(
+    app, server, browser
+):
+    """EX Nihilo with armour that breaks, at 320 px: the longest name of the cast whole; no
+    language button or "Log out" under the thumb; a break of the worn armour (4) that leaves
+    Corpo's +2 says so, and what mends it; a dead character's Hit looks as disabled as Heal."""
+    base = server.url
+    with app.app_context():
+        demo = load_demo()
+        event = db.session.get(Event, demo.event_id)
+        change_settings(event, {**event.settings, "optional_rules": {"armour_breaks": True}})
+        db.session.commit()
+        chosen = max(event.characters, key=lambda c: len(c.name))
+        character_id, name = chosen.id, chosen.name
+        assert (chosen.larp["ap_max"], chosen.larp["armour"]["points"]) == (6, 4)
+    context = browser.new_context(
+        viewport={"width": 320, "height": 568}, **{**HAND, "locale": "en-GB"}
+    )
+    page = context.new_page()
+    log_in(page, base, f"/console/{character_id}")
+    open_console(page, base, character_id)
+
+    shown = page.locator("[data-name]")
+    expect(shown).to_have_text(name)
+    assert shown.evaluate(
+        "(e) => e.scrollWidth <= e.clientWidth && e.scrollHeight <= e.clientHeight"
+    )
+    head = page.locator(".console-head").bounding_box()
+    box = shown.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 320 and box["y"] >= head["y"]
+
+    page.evaluate("window.scrollTo(0, document.scrollingElement.scrollHeight)")
+    under_thumb = page.evaluate("""() => [...document.querySelectorAll(
+        '.site-footer button, .site-footer a')].filter((e) => {
+          const r = e.getBoundingClientRect();
+          return r.height > 0 && r.bottom > innerHeight * 0.5 && r.top < innerHeight; })
+        .map((e) => e.textContent.trim())""")
+    assert under_thumb == []
+    page.evaluate("window.scrollTo(0, 0)")
+
+    page.locator("[data-damage]").tap()
+    page.keyboard.type("12")  # twice the armour's 6: it breaks
+    page.locator('.bar-main [data-action="hit"]').tap()
+    answer(page, "ok")
+    expect(page.locator("[data-ap]")).to_have_text("2")
+    broken = page.locator("[data-armour-destroyed]")
+    expect(broken).to_be_visible()
+    expect(broken).to_contain_text("armour destroyed: −4; Corpo +2 stays")
+    page.locator('.bar-main [data-open="more"]').tap()
+    sheet = page.locator('[data-dialog="more"]')
+    expect(sheet.locator('[data-action="repair"]')).to_be_disabled()
+    expect(sheet.locator("[data-why-not]")).to_contain_text(
+        "“Repair” cannot mend it; “Replace the armour (full)” gives back all 6 points"
+    )
+    sheet.locator('[data-action="repair-full"]').tap()
+    expect(page.locator("[data-ap]")).to_have_text("6")
+    expect(broken).to_be_hidden()
+
+    log_on_server(app, character_id, kind="kill", reason="test")
+    hit, heal = (
+        page.locator('.bar-main [data-action="hit"]'),
+        page.locator('.bar-main [data-action="heal"]'),
+    )
+    expect(hit).to_be_disabled(timeout=10_000)
+    expect(heal).to_be_disabled()
+    looks = """(e) => { const s = getComputedStyle(e);
+        return [s.backgroundColor, s.color, s.opacity, s.borderStyle]; }"""
+    assert hit.evaluate(looks) == heal.evaluate(looks)
+    undo = page.locator('.bar-main [data-action="undo"]')
+    assert undo.evaluate(looks) != heal.evaluate(looks)  # enabled looks otherwise
     context.close()
