@@ -5,7 +5,7 @@ Run from the repository root: ``.venv/bin/python bench/report.py [--characters 2
 each with E entries (hits, heals, a status, some deaths) spread over five hours, in a
 temporary SQLite database; then the time to fold the report (every character's outcome and
 its knock-outs at each instant of its log), to draw its five SVG charts, and to write the
-exports (final states and whole log as CSV and JSON).
+exports (final states and whole log as JSON, CSV and .xlsx).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from larp_app.services.characters import import_sheets
 from larp_app.services.clock import now_utc
 from larp_app.services.entries import record_entry
 from larp_app.services.events import create_event, status_catalogue
-from larp_app.services.exports import export_data, log_csv, states_csv
+from larp_app.services.exports import Words, export_data, export_tables, table_csv, tables_xlsx
 from larp_app.services.report import event_report
 
 SHEET = Path(__file__).resolve().parents[1] / "larp_app" / "demo" / "ex-nihilo-sheet.json"
@@ -78,15 +78,21 @@ def main() -> None:
                 charts = report_charts(report, event)
                 drawn = time.perf_counter() - started
                 started = time.perf_counter()
-                data = export_data(event, now_utc())
-                csvs = states_csv(data) + log_csv(data)
+                json.dumps(export_data(event, now_utc()))
+                say = Words(kind=str, summary=lambda entry: "", statuses={})
+                tables = export_tables(event, now_utc(), None, say)
+                csvs = "".join(table_csv(table, ";") for table in tables)
+                xlsx = tables_xlsx(tables)
                 exported = time.perf_counter() - started
     total = args.characters * args.entries
     print(f"event: {args.characters} characters × {args.entries} entries = {total} entries")
     print(f"report folded in {folded:.2f} s ({len(report.deaths)} deaths)")
     svg = sum(map(len, charts.values()))
     print(f"5 charts drawn in {drawn * 1000:.1f} ms ({svg} bytes of SVG)")
-    print(f"exports (report again + CSV + JSON rows) in {exported:.2f} s ({len(csvs)} CSV chars)")
+    print(
+        f"exports (report twice + JSON rows + CSV + .xlsx) in {exported:.2f} s "
+        f"({len(csvs)} CSV chars, {len(xlsx)} bytes of .xlsx)"
+    )
 
 
 if __name__ == "__main__":

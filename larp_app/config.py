@@ -45,5 +45,9 @@ MAX_FORM_MEMORY_SIZE = 4 * 1024 * 1024
 ENTRY_MAX_FUTURE_SECONDS = 10
 ENTRY_MAX_AGE_HOURS = 24
 
+# The organiser's time zone for exports (an IANA name, e.g. "Europe/Rome") when their browser
+# does not say it; None: this machine's own.
+TIME_ZONE = None
+
 # None: `flask demo` gives its accounts random passwords, printed once. Tests fix them.
 DEMO_PASSWORDS = None

@@ -1,20 +1,31 @@
-"""An event's final states and whole log, as CSV (UTF-8 with BOM, for Excel) and JSON.
+"""An event's final states and whole log: JSON for programs (keys, UTC instants), and for
+any spreadsheet, CSV and .xlsx in the reader's words, at the organiser's local time.
 
 One row per character for the campaign's records: alive or dead, points lost, energy,
-active statuses, when it died and by which entry.
+active statuses, when it died and by which entry. The CSV opens as columns in the reader's
+Excel: Italian and Spanish Excel split on ``;`` (their decimal comma takes ``,``), English on
+``,``; a separator can be chosen. Instants are local and whole seconds, wound levels and
+kinds of entry words, each entry's details a few words rather than its fields as JSON.
 """
 
 from __future__ import annotations
 
 import csv
 import io
-import json
-from datetime import datetime
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import datetime, tzinfo
 from typing import Any
+from zoneinfo import ZoneInfo
+
+from flask_babel import gettext as _
+from openpyxl import Workbook
+from openpyxl.cell import WriteOnlyCell
 
 from .. import rules
+from ..messages import refusal_message
 from ..models import Event
-from .report import Outcome, event_report
+from .report import Outcome, Report, event_report
 
 BOM = "\ufeff"
 
@@ -112,30 +123,211 @@ def export_data(event: Event, now: datetime) -> dict[str, Any]:
     }
 
 
-def _csv(columns: tuple[str, ...], rows: list[dict[str, Any]]) -> str:
-    out = io.StringIO(newline="")
-    writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(columns)
-    for row in rows:
-        writer.writerow([_cell(row[c]) for c in columns])
-    return BOM + out.getvalue()
+# --- For spreadsheets: words, local instants, a separator by language, .xlsx -------------
+
+# The separator Excel splits a CSV on, by the reader's language (its list separator): where
+# the decimal mark is a comma, Excel expects ";".
+SEPARATORS = {"semicolon": ";", "comma": ",", "tab": "\t"}
+SEMICOLON_LANGUAGES = ("it", "es")
 
 
-def _cell(value: Any) -> str:
+def separator_for(language: str, chosen: str | None = None) -> str:
+    """The chosen separator (a key of SEPARATORS), else the reader's language's."""
+    if chosen in SEPARATORS:
+        return SEPARATORS[chosen]
+    return ";" if language in SEMICOLON_LANGUAGES else ","
+
+
+def time_zone(name: str | None) -> tzinfo | None:
+    """The IANA zone ``name`` (e.g. Europe/Rome), or None (this machine's own) when unknown."""
+    try:
+        return ZoneInfo(name) if name else None
+    except (ValueError, KeyError, OSError):  # bad, missing or unreadable zone data
+        return None
+
+
+def local(instant: datetime | None, zone: tzinfo | None) -> datetime | None:
+    """An instant as a wall clock in ``zone`` (None: this machine's), to the second."""
+    if instant is None:
+        return None
+    return instant.astimezone(zone).replace(microsecond=0, tzinfo=None)
+
+
+def wound_words(wound: str) -> str:
+    """A wound level in the reader's words (the one place exports name wound levels)."""
+    words = {
+        "ok": _("on their feet"),
+        "grievous": _("gravely wounded"),
+        "dying": _("dying"),
+        "dead": _("dead"),
+    }
+    return words.get(wound, wound)
+
+
+@dataclass(frozen=True)
+class Words:
+    """What the reader's page calls things the engine keeps as keys (web.display's helpers)."""
+
+    kind: Callable[[str], str]  # an entry kind's label
+    summary: Callable[[rules.Entry], str]  # a few words on what an entry did
+    statuses: Mapping[str, str]  # each status's name
+
+
+@dataclass(frozen=True)
+class Table:
+    """A sheet of a spreadsheet: its title, column headings and typed cells."""
+
+    title: str
+    columns: tuple[str, ...]
+    rows: list[list[Any]]  # str, int, bool, a local datetime, or None
+
+
+def export_tables(event: Event, now: datetime, zone: tzinfo | None, say: Words) -> list[Table]:
+    """The final states and the whole log, for a spreadsheet in the reader's language."""
+    report = event_report(event, now)
+    return [_states_table(report, zone, say), _log_table(report, zone, say)]
+
+
+def _states_table(report: Report, zone: tzinfo | None, say: Words) -> Table:
+    columns = (
+        _("Character id"),
+        _("Player"),
+        _("Character"),
+        _("Faction"),
+        _("Withdrawn"),
+        _("Wound"),
+        _("Alive"),
+        _("Hit points"),
+        _("Hit points at most"),
+        _("Points lost"),
+        _("Armour"),
+        _("Armour at most"),
+        _("Energy"),
+        _("Energy at most"),
+        _("Statuses"),
+        _("Knock-outs"),
+        _("Died at"),
+        _("Died by (entry)"),
+        _("Died by (what)"),
+        _("Died by (who)"),
+    )
+    rows = []
+    for o in report.outcomes:
+        c, final, by = o.character, o.final, o.died_by
+        statuses = ", ".join(say.statuses.get(s.key, s.key) for s in final.state.statuses)
+        rows.append(
+            [
+                c.id,
+                c.player,
+                c.name,
+                c.faction or "",
+                c.withdrawn_at is not None,
+                wound_words(final.wound),
+                final.wound != "dead",
+                final.state.hp,
+                final.sheet.hp_max,
+                o.points_lost,
+                final.state.ap,
+                final.sheet.ap_max,
+                final.state.energy,
+                final.sheet.energy_max,
+                statuses,
+                len(o.knocked_out),
+                local(o.died_at, zone),
+                by.id if by else None,
+                _what(by, say) if by else None,
+                by.author if by else None,
+            ]
+        )
+    return Table(_("Final states"), columns, rows)
+
+
+def _what(entry: rules.Entry, say: Words) -> str:
+    details = say.summary(entry)
+    return f"{say.kind(entry.kind)} {details}".strip()
+
+
+def _log_table(report: Report, zone: tzinfo | None, say: Words) -> Table:
+    columns = (
+        _("Character id"),
+        _("Character"),
+        _("Entry id"),
+        _("At"),
+        _("What"),
+        _("Details"),
+        _("Logged by"),
+        _("Undone"),
+        _("Conflict"),
+    )
+    rows = []
+    for o in report.outcomes:
+        conflicts = {c.id: c for c in o.final.conflicts}
+        for e in o.log:
+            conflict = conflicts.get(e.id)
+            rows.append(
+                [
+                    o.character.id,
+                    o.character.name,
+                    e.id,
+                    local(e.at, zone),
+                    say.kind(e.kind),
+                    say.summary(e),
+                    e.author,
+                    e.id in o.undone,
+                    refusal_message(conflict.code, conflict.params) if conflict else None,
+                ]
+            )
+    return Table(_("Whole log"), columns, rows)
+
+
+def _shown(value: Any) -> Any:
+    """A cell as a spreadsheet shows it: yes/no in words, instants to the second."""
     if value is None:
         return ""
     if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, list):
-        return " | ".join(map(str, value))
-    if isinstance(value, dict):
-        return json.dumps(value, ensure_ascii=False, sort_keys=True)
-    return str(value)
+        return _("yes") if value else _("no")
+    if isinstance(value, datetime):
+        return value.strftime("%Y-%m-%d %H:%M:%S")
+    return value
 
 
-def states_csv(data: dict[str, Any]) -> str:
-    return _csv(STATE_COLUMNS, data["characters"])
+def table_csv(table: Table, separator: str) -> str:
+    """The table as CSV with a BOM (Excel then reads UTF-8), split on ``separator``."""
+    out = io.StringIO(newline="")
+    writer = csv.writer(out, delimiter=separator, lineterminator="\r\n")
+    writer.writerow(table.columns)
+    for row in table.rows:
+        writer.writerow([_shown(value) for value in row])
+    return BOM + out.getvalue()
 
 
-def log_csv(data: dict[str, Any]) -> str:
-    return _csv(LOG_COLUMNS, data["log"])
+def tables_xlsx(tables: list[Table]) -> bytes:
+    """The tables as one workbook, a sheet each: numbers as numbers, instants as dates, and
+    every text a text (never a formula, whatever it begins with)."""
+    book = Workbook(write_only=True)
+    for table in tables:
+        sheet = book.create_sheet(_sheet_title(table.title))
+        sheet.append(table.columns)
+        for row in table.rows:
+            sheet.append([_xlsx_cell(sheet, value) for value in row])
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
+def _xlsx_cell(sheet, value: Any) -> Any:
+    shown = _shown(value) if not isinstance(value, datetime) else value
+    if isinstance(shown, str):
+        cell = WriteOnlyCell(sheet, value=shown)
+        cell.data_type = "s"  # "=..." stays text: openpyxl would take it for a formula
+        return cell
+    if isinstance(shown, datetime):
+        cell = WriteOnlyCell(sheet, value=shown)
+        cell.number_format = "yyyy-mm-dd hh:mm:ss"
+        return cell
+    return shown
+
+
+def _sheet_title(title: str) -> str:
+    """A worksheet's name: at most 31 characters, none of []:*?/\\."""
+    return "".join(ch for ch in title if ch not in "[]:*?/\\")[:31] or "Sheet"

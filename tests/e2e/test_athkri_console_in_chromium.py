@@ -42,19 +42,45 @@ def phone_locale():
 
 
 def knock_out(page, points):
-    """One pierce blow of ``points`` damage."""
-    for _ in range(points - 1):
-        page.get_by_role("button", name="More damage").click()
-    expect(page.locator("[data-damage]")).to_have_text(str(points))
+    """One pierce blow of ``points`` damage, typed."""
+    page.fill("[data-damage]", str(points))
+    expect(page.locator("[data-damage]")).to_have_value(str(points))
     page.click("[data-pierce]")
     page.get_by_role("button", name="Hit", exact=True).click()
+
+
+def more(page):
+    """The "More" sheet, open."""
+    page.locator('.bar-main [data-open="more"]').click()
+    sheet = page.locator('[data-dialog="more"]')
+    expect(sheet).to_be_visible()
+    return sheet
+
+
+def put_on(page, condition):
+    """A condition put on through the console's status picker."""
+    more(page).get_by_role("button", name="Status", exact=True).click()
+    page.locator("[data-status-picker] button", has_text=condition).click()
+    expect(page.locator("[data-statuses] li", has_text=condition)).to_have_count(1)
+
+
+def roll(page, condition):
+    """Roll a held condition's check from the "More" sheet; the answer that says it."""
+    more(page).get_by_role("button", name=f"Roll {condition}").click()
+    said = page.locator('[data-feedback][data-kind="roll"]')
+    expect(said).to_be_visible()
+    return said
 
 
 def test_a_fresh_athkri_character_is_stable_and_shows_no_save(live_server, phone, athkri):
     open_console(phone, live_server, athkri["id"])
     expect(phone.locator("[data-level-word]")).to_have_text("Stable")
     expect(phone.locator("[data-save]")).to_be_hidden()
-    expect(phone.get_by_role("button", name="Roll Confused")).to_be_visible()
+    # The checks offered are those of the conditions held: none yet, Confused once put on.
+    expect(more(phone).get_by_role("button", name="Roll Confused")).to_be_hidden()
+    phone.get_by_role("button", name="Cancel").first.click()
+    put_on(phone, "Confused")
+    expect(more(phone).get_by_role("button", name="Roll Confused")).to_be_visible()
 
 
 def test_a_pierce_blow_of_every_point_knocks_out_with_a_save_ticking(live_server, phone, athkri):
@@ -70,8 +96,8 @@ def test_a_pierce_blow_of_every_point_knocks_out_with_a_save_ticking(live_server
     expect(phone.locator("[data-referee-saves]")).to_be_hidden()  # the app rolls the saves
     turns = int(phone.inner_text("[data-turns-left]"))
     assert turns >= 1
-    assert f"Turns until death if every save fails: {turns}" in phone.inner_text("[data-track]")
-    assert "A failure costs" in phone.inner_text("[data-track]")
+    assert f"Turns until death if every save fails: {turns}" in phone.inner_text(".console")
+    assert "a failure: −" in phone.inner_text("[data-track]")
 
 
 def test_where_referees_roll_saves_a_failed_one_costs_fisico(app, live_server, phone, athkri):
@@ -82,7 +108,7 @@ def test_where_referees_roll_saves_a_failed_one_costs_fisico(app, live_server, p
     open_console(phone, live_server, athkri["id"])
     knock_out(phone, athkri["hp"])
     expect(phone.locator("[data-failure-cost]")).to_have_text(str(athkri["fisico"]))
-    phone.get_by_role("button", name="Save failed").click()
+    more(phone).get_by_role("button", name="Save failed").click()
     expect(phone.locator("[data-hp]")).to_have_text(str(-athkri["fisico"]))
     expect(phone.locator("[data-failure-cost]")).to_have_text(str(2 * athkri["fisico"]))
 
@@ -104,20 +130,19 @@ def test_where_referees_roll_saves_the_console_asks_for_the_indefenso_save(
     phone.locator("[data-status-picker] button", has_text="Helpless").click()
     expect(phone.locator("[data-statuses] li")).to_have_count(1)
     knock_out(phone, 2 * athkri["fisico"])
-    asked = phone.locator("[data-indefenso-save]")
+    expect(phone.locator("[data-indefenso-due]")).to_contain_text("a failure kills")
+    asked = more(phone).locator("[data-indefenso-save]")
     expect(asked).to_be_visible()
-    assert "a failure kills" in asked.inner_text()
-    asked.get_by_role("button", name="Save failed").click()
+    asked.get_by_role("button", name=re.compile("failed")).click()
     expect(phone.locator("[data-level-word]")).to_have_text("Dead")
     expect(asked).to_be_hidden()
 
 
 def test_roll_confusion_shows_the_d100_and_the_behaviour(live_server, phone, athkri):
     open_console(phone, live_server, athkri["id"])
-    phone.get_by_role("button", name="Roll Confused").click()
-    result = phone.locator("[data-check-result]")
-    expect(result).to_be_visible()
-    die = int(result.locator("[data-check-die]").get_attribute("data-check-die"))
+    put_on(phone, "Confused")
+    result = roll(phone, "Confused")
+    die = int(re.search(r"d100 (\d+)", result.inner_text()).group(1))
     assert 1 <= die <= 100
     behaviours = {
         range(1, 26): "Acts normally.",
@@ -128,17 +153,17 @@ def test_roll_confusion_shows_the_d100_and_the_behaviour(live_server, phone, ath
     expected = next(text for rows, text in behaviours.items() if die in rows)
     assert expected in result.inner_text()
     assert f"d100 {die}" in result.inner_text()
-    # and the roll is listed with the recent ones
-    expect(phone.locator("[data-rolls] li").first).to_contain_text(f"d100 {die}")
+    # and the roll is listed with the recent ones, with what it meant
+    expect(phone.locator("[data-rolls] li").first).to_contain_text(f"d100 {die}: ")
+    expect(phone.locator("[data-rolls] li").first).to_contain_text(expected)
 
 
 def test_a_percentage_check_says_whether_it_failed(live_server, phone, athkri):
     open_console(phone, live_server, athkri["id"])
-    phone.get_by_role("button", name="Roll Paralysed").click()
-    result = phone.locator("[data-check-result]")
-    expect(result).to_be_visible()
-    die = int(result.locator("[data-check-die]").get_attribute("data-check-die"))
+    put_on(phone, "Paralysed")
+    result = roll(phone, "Paralysed")
     text = result.inner_text()
+    die = int(re.search(r"d100 (\d+)", text).group(1))
     if die <= 50:
         assert "failed" in text and "the declared Action is lost" in text
     else:
@@ -149,8 +174,8 @@ def test_the_athkri_console_fits_a_360_px_phone(live_server, phone, athkri):
     open_console(phone, live_server, athkri["id"])
     knock_out(phone, athkri["hp"])
     expect(phone.locator("[data-save]")).to_be_visible()
-    phone.get_by_role("button", name="Roll Confused").click()
-    expect(phone.locator("[data-check-result]")).to_be_visible()
+    put_on(phone, "Confused")
+    roll(phone, "Confused")
     assert phone.evaluate("document.documentElement.scrollWidth") <= 360
     small = phone.evaluate("""() => [...document.querySelectorAll('.console button')]
         .filter(e => e.offsetParent && e.getBoundingClientRect().height < 47.5)

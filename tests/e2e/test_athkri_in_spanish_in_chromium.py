@@ -58,9 +58,8 @@ def set_up_the_event(page, base, organiser) -> str:
 
 def hit(phone, damage):
     """One piercing blow of ``damage``, through the Spanish console."""
-    for _ in range(damage - 1):
-        phone.get_by_role("button", name="Más daño").click()
-    expect(phone.locator("[data-damage]")).to_have_text(str(damage))
+    phone.fill("[data-damage]", str(damage))  # typed on the numeric keypad
+    expect(phone.locator("[data-damage]")).to_have_value(str(damage))
     phone.get_by_text("Perforante (ignora la armadura)").click()
     phone.get_by_role("button", name="Golpe", exact=True).click()
 
@@ -77,27 +76,38 @@ def test_an_athkri_event_is_set_up_and_refereed_in_spanish(live_server, browser,
 
     hit(phone, 16)  # PS 4 = Físico: Malherido, and a 1o3d10 is one level lower
     expect(phone.locator("[data-level-word]")).to_have_text("Malherido")
+    more = phone.locator('.bar-main [data-open="more"]')
+    more.click()
+    phone.get_by_role("button", name="Tirada 1o3d10").click()
     dice = phone.locator("[data-dice]")
     expect(dice.get_by_role("heading")).to_have_text("Tirar 1o3d10")
     dice.get_by_role("button", name="Más bonificador").click()
     dice.get_by_label("Dificultad").select_option(label="Normal 12")
     dice.get_by_role("button", name="Tirar 1o3d10").click()
-    result = phone.locator("[data-dice-result]")
-    expect(result).to_contain_text(re.compile(r"Tirada 1o3d10: \d+ · \d+ · \d+ → menor \d+ \+ 1"))
+    result = phone.locator('[data-feedback][data-kind="roll"]')
+    expect(result).to_contain_text(
+        re.compile(r"Tirada 1o3d10 · 1o3d10 \d+ · \d+ · \d+ → menor \d+ \+ 1")
+    )
     expect(result).to_contain_text(re.compile(r"/ 12 (✓ superada|✖ fallida)"))
 
     hit(phone, 4)  # PS 0: unconscious, a Físico save at the end of each 10 s turn
     expect(phone.locator("[data-level-word]")).to_have_text("Inconsciente")
     track = phone.locator("[data-track]")
     expect(track).to_contain_text(re.compile(r"Próxima salvación en 00:(0\d|10)"))
-    expect(track).to_contain_text("Un fallo cuesta 4 puntos de vida")
+    expect(track).to_contain_text("un fallo: −4 puntos de vida")
 
+    more.click()
+    phone.get_by_role("button", name="Estado", exact=True).click()
+    phone.locator("[data-status-picker] button", has_text="Confundido").click()
+    more.click()
     phone.get_by_role("button", name="Tirar Confundido").click()
-    expect(phone.locator("[data-check-result]")).to_contain_text(re.compile(r"Confundido · d100"))
+    said = phone.locator('[data-feedback][data-kind="roll"]')
+    expect(said).to_contain_text(re.compile(r"Confundido · d100"))
     rolls = phone.locator("[data-rolls] li")
     expect(rolls.first).to_contain_text("Confundido")
-    expect(track).to_contain_text("Tiradas recientes")
-    expect(track).to_contain_text("Tirada 1o3d10")
+    body = phone.locator("[data-track-body]")
+    expect(body).to_contain_text("Tiradas recientes")
+    expect(body).to_contain_text("Tirada 1o3d10")
 
     text = phone.inner_text("body")
     assert [word for word in ENGLISH if word in text] == []

@@ -216,12 +216,17 @@ def test_an_athkri_blow_of_twenty_knocks_out_with_the_first_save_to_come(
 
 def test_a_roll_the_server_makes_is_to_be_rolled_offline_never_invented(app, server, phone, athkri):
     go_offline(phone, server, athkri)
+    more = phone.locator('.bar-main [data-open="more"]')
+    more.click()  # the check is offered for a condition held: put it on first
+    phone.get_by_role("button", name="Status", exact=True).click()
+    phone.locator("[data-status-picker] button", has_text="Confused").click()
+    more.click()
     phone.get_by_role("button", name="Roll Confused").click()
     expect(phone.locator("[data-foreseen] [data-to-roll]")).to_have_text(
         "🎲 To be rolled by the server: Confused"
     )
     expect(phone.locator("[data-rolls-box]")).to_be_hidden()  # no die on the phone
-    expect(phone.locator("[data-check-result]")).to_be_hidden()
+    expect(phone.locator('[data-feedback][data-kind="roll"]')).to_be_hidden()
     network(phone, server, on=True)
     expect(phone.locator("[data-rolls-box]")).to_be_visible(timeout=30_000)
     expect(phone.locator("[data-foreseen]")).to_be_hidden()

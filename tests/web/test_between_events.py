@@ -7,12 +7,15 @@ import io
 import json
 import re
 import uuid
+from datetime import datetime
+from zoneinfo import ZoneInfo
 
 import pytest
+from openpyxl import load_workbook
 
 from larp_app.extensions import db
 from larp_app.models import Badge, Character, Entry, Event, SheetChange
-from larp_app.rules import format_instant
+from larp_app.rules import format_instant, parse_instant
 from larp_app.rulesets.ex_nihilo.csv_sheets import write_csv
 from larp_app.services.clock import now_utc
 
@@ -384,12 +387,12 @@ def test_the_states_export_is_excel_csv_one_row_per_character_with_the_death(
 ):
     answer = organiser.get(f"{event_url}/export/states.csv")
     assert answer.data.startswith("\ufeff".encode())
-    rows = {r["character"]: r for r in csv.DictReader(io.StringIO(answer.data.decode("utf-8-sig")))}
+    rows = {r["Character"]: r for r in csv.DictReader(io.StringIO(answer.data.decode("utf-8-sig")))}
     assert set(rows) == {"Vera", "Bruno", "Ciro"}
-    assert (rows["Vera"]["alive"], rows["Vera"]["died_by_kind"]) == ("no", "coup_de_grace")
-    assert rows["Vera"]["died_at"] and rows["Vera"]["died_by_entry"]
-    assert (rows["Ciro"]["alive"], rows["Ciro"]["points_lost"]) == ("yes", "0")
-    assert rows["Bruno"]["alive"] == "yes"
+    assert (rows["Vera"]["Alive"], rows["Vera"]["Died by (what)"]) == ("no", "Coup de grâce")
+    assert rows["Vera"]["Died at"] and rows["Vera"]["Died by (entry)"]
+    assert (rows["Ciro"]["Alive"], rows["Ciro"]["Points lost"]) == ("yes", "0")
+    assert rows["Bruno"]["Alive"] == "yes"
 
 
 def test_the_log_exports_list_every_entry_in_csv_and_json(organiser, event_url, played):
@@ -402,6 +405,91 @@ def test_the_log_exports_list_every_entry_in_csv_and_json(organiser, event_url, 
         "Bruno": True,
         "Ciro": True,
     }
+
+
+# For any Excel: the reader's separator and words, local instants, .xlsx beside CSV.
+
+ROME = ZoneInfo("Europe/Rome")
+LOCAL = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$")
+
+
+def speak(client, lang):
+    """The reader's language, chosen with the switcher."""
+    client.post("/language", data={"lang": lang, "csrf_token": csrf(client)})
+
+
+def csrf(client):
+    page = client.get("/events").get_data(as_text=True)
+    return re.search(r'name="csrf-token" content="([^"]+)"', page).group(1)
+
+
+def rows(text, separator):
+    return list(csv.reader(io.StringIO(text.removeprefix("\ufeff")), delimiter=separator))
+
+
+def test_an_italian_organisers_csv_splits_on_semicolons_in_words_at_local_seconds(
+    organiser, event_url, played
+):
+    speak(organiser, "it")
+    data = json.loads(organiser.get(f"{event_url}/export.json").data.decode("utf-8-sig"))
+    answer = organiser.get(f"{event_url}/export/states.csv?tz=Europe/Rome")
+    assert answer.data.startswith("\ufeff".encode())
+    states = rows(answer.data.decode("utf-8"), ";")
+    head, *body = states
+    assert head[:3] == ["Id del personaggio", "Giocatore", "Personaggio"]
+    by_name = {row[2]: dict(zip(head, row, strict=True)) for row in body}
+    vera = by_name["Vera"]
+    assert vera["Ferita"] == "morto" and vera["Vivo"] == "no"
+    assert vera["Ucciso da (cosa)"].startswith("Colpo di grazia")
+    died = next(c for c in data["characters"] if c["character"] == "Vera")["died_at"]
+    assert LOCAL.match(vera["Morto alle"])
+    expected = parse_instant(died).astimezone(ROME).strftime("%Y-%m-%d %H:%M:%S")
+    assert vera["Morto alle"] == expected
+    assert by_name["Ciro"]["Ferita"] == "in piedi"
+
+    log = rows(organiser.get(f"{event_url}/export/log.csv?tz=Europe/Rome").data.decode(), ";")
+    head, *body = log
+    assert len(body) == 6
+    entries = [dict(zip(head, row, strict=True)) for row in body]
+    assert all(LOCAL.match(e["Alle"]) for e in entries)  # no T, no Z, no microseconds
+    assert {e["Cosa"] for e in entries} >= {"Colpo", "Cura", "Colpo di grazia"}
+    assert not any(e["Dettagli"].startswith("{") for e in entries)  # no JSON of fields
+
+    comma = organiser.get(f"{event_url}/export/log.csv?sep=comma").data.decode()
+    assert len(rows(comma, ",")[0]) == len(head)
+
+
+def test_an_english_organisers_csv_splits_on_commas(organiser, event_url, played):
+    speak(organiser, "en")
+    text = organiser.get(f"{event_url}/export/states.csv").data.decode()
+    head = rows(text, ",")[0]
+    assert head[:3] == ["Character id", "Player", "Character"]
+    tabbed = organiser.get(f"{event_url}/export/states.csv?sep=tab").data.decode()
+    assert rows(tabbed, "\t")[0] == head
+
+
+def test_the_xlsx_has_both_sheets_numbers_as_numbers_dates_as_dates_texts_never_formulas(
+    app, organiser, event_url, played
+):
+    referee = api(app, organiser, "referee")
+    trap = '=HYPERLINK("http://example.invalid","x")'
+    assert log_entry(organiser, referee, played["Ciro"], "note", text=trap).status_code == 201
+    speak(organiser, "es")
+    answer = organiser.get(f"{event_url}/export.xlsx?tz=Europe/Rome")
+    assert answer.status_code == 200
+    assert answer.mimetype == "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+    book = load_workbook(io.BytesIO(answer.data))
+    assert book.sheetnames == ["Estados finales", "Registro completo"]
+    states = list(book["Estados finales"].values)
+    head = states[0]
+    vera = dict(zip(head, next(r for r in states if r[2] == "Vera"), strict=True))
+    assert vera["Herida"] == "muerto" and vera["Vivo"] == "no"
+    assert isinstance(vera["Puntos perdidos"], int)
+    assert isinstance(vera["Murió a las"], datetime) and vera["Murió a las"].microsecond == 0
+    log = book["Registro completo"]
+    notes = [row for row in log.iter_rows(min_row=2) if row[4].value == "Nota"]
+    assert [cell.value for cell in notes[0]][5] == trap
+    assert notes[0][5].data_type == "s"  # a text, never run as a formula
 
 
 # 6. The next event -------------------------------------------------------------------------

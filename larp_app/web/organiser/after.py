@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from datetime import datetime
 
-from flask import Response, flash, g, redirect, render_template, request, url_for
-from flask_babel import format_time
+from flask import Response, current_app, flash, g, redirect, render_template, request, url_for
+from flask_babel import format_time, get_locale
 from flask_babel import gettext as _
 
 from ... import rules
@@ -17,10 +17,20 @@ from ...models import Character, Event
 from ...services.campaign import continue_event, survivors_and_dead
 from ...services.clock import now_utc
 from ...services.events import archive_event
-from ...services.exports import export_data, log_csv, states_csv
+from ...services.exports import (
+    SEPARATORS,
+    Words,
+    export_data,
+    export_tables,
+    separator_for,
+    table_csv,
+    tables_xlsx,
+    time_zone,
+)
 from ...services.report import event_report, timeline
 from ..auth import login_required
 from ..charts import bar_chart, grouped_bars, line_chart
+from ..display import entry_summary, kind_words
 from ..forms import field_errors
 from ..player import status_names
 from . import bp
@@ -92,6 +102,8 @@ def report(event_id: int):
         report=data,
         charts=report_charts(data, event),
         ended=[o for o in data.outcomes if o.final.wound != "ok"],
+        separators=SEPARATORS,
+        separator=separator_for(str(get_locale())),
     )
 
 
@@ -114,21 +126,42 @@ def timeline_page(character_id: int):
     )
 
 
-def _download(text: str, mimetype: str, filename: str) -> Response:
+def _download(content: str | bytes, mimetype: str, filename: str) -> Response:
     return Response(
-        text.encode("utf-8"),
+        content.encode("utf-8") if isinstance(content, str) else content,
         mimetype=mimetype,
         headers={"Content-Disposition": f"attachment; filename={filename}"},
     )
 
 
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+
+def _tables(event: Event):
+    """The exports' tables in the reader's words, at the organiser's local time: the zone
+    their browser sent (``tz``), else ``TIME_ZONE``, else this machine's."""
+    zone = time_zone(request.args.get("tz")) or time_zone(current_app.config.get("TIME_ZONE"))
+    say = Words(kind=kind_words, summary=entry_summary, statuses=status_names(event))
+    return export_tables(event, now_utc(), zone, say)
+
+
 @bp.get("/events/<int:event_id>/export/<any(states, log):what>.csv")
 @login_required("organiser")
 def export_csv(event_id: int, what: str):
+    """A CSV that opens as columns in the reader's Excel (``sep``: another separator)."""
     event = db.get_or_404(Event, event_id)
-    data = export_data(event, now_utc())
-    text = states_csv(data) if what == "states" else log_csv(data)
+    states, log = _tables(event)
+    separator = separator_for(str(get_locale()), request.args.get("sep"))
+    text = table_csv(states if what == "states" else log, separator)
     return _download(text, "text/csv", f"event-{event.id}-{what}.csv")
+
+
+@bp.get("/events/<int:event_id>/export.xlsx")
+@login_required("organiser")
+def export_xlsx(event_id: int):
+    """Final states and the whole log as one Excel workbook, a sheet each."""
+    event = db.get_or_404(Event, event_id)
+    return _download(tables_xlsx(_tables(event)), XLSX, f"event-{event.id}.xlsx")
 
 
 @bp.get("/events/<int:event_id>/export.json")
