@@ -141,6 +141,9 @@ class Entry(db.Model):
     received_at: Mapped[datetime] = mapped_column(UTCDateTime)
     author_id: Mapped[int | None] = mapped_column(ForeignKey("user.id"))
     fields: Mapped[dict[str, Any]] = mapped_column(JSON)  # the entry as the engine reads it
+    # The instant its referee gave it (the phone's clock corrected), kept when the
+    # simultaneity rule placed it later, at the entry stored before it; else None.
+    referee_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
 
 class LoginAttempt(db.Model):

@@ -1,11 +1,16 @@
 """The organiser's live board as data: every character's state now, who is dying (first to
 die first), the recent entries, the conflicts to review and the refused entries. The view
-only renders it (web/organiser/board.py)."""
+only renders it (web/organiser/board.py).
+
+Recent entries are the latest to arrive, listed in the order of their instants: one sent late
+by a phone that was offline takes its place in time, marked with how late it arrived; one the
+simultaneity rule placed at the entry before it keeps the instant its referee gave it; an undo
+names what it undid."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import select
@@ -20,6 +25,8 @@ from .sessions import dying_order
 from .snapshots import View, snapshots
 
 RECENT = 30  # entries shown under "recent entries", and refused ones
+# An entry received this long after its instant arrived late (a phone offline, a slow sync).
+LATE = timedelta(minutes=1)
 
 
 @dataclass(frozen=True)
@@ -33,6 +40,16 @@ class Logged:
     entry: rules.Entry
     character: snapshots_.Row
     conflict: Any  # the fold's conflict (code and params) when it skips the entry, else None
+    received_at: datetime | None = None  # when the server got it
+    referee_at: datetime | None = None  # its referee's instant, when moved to ``entry.at``
+    target: rules.Entry | None = None  # for an undo: the entry it undid
+
+    @property
+    def minutes_late(self) -> int:
+        """Whole minutes between its instant and its arrival, when it arrived late; else 0."""
+        if self.received_at is None or self.received_at - self.entry.at < LATE:
+            return 0
+        return int((self.received_at - self.entry.at).total_seconds() // 60)
 
 
 @dataclass(frozen=True)
@@ -48,7 +65,7 @@ class Refused:
 class Board:
     rows: list[BoardRow]  # by name
     dying: list[BoardRow]  # the first to die first
-    recent: list[Logged]  # newest arrival first
+    recent: list[Logged]  # the latest arrivals, the latest instant first
     conflicts: list[Logged]  # latest instant first
     refused: list[Refused]  # newest first
 
@@ -85,19 +102,42 @@ def board_data(event: Event, now: datetime, view: View | None = None) -> Board:
 
 
 def _recent(event: Event, by_id: dict, in_conflict: dict) -> list[Logged]:
+    """The latest arrivals (an entry logged late still counts as recent), in time order."""
     cast = select(Character.id).where(Character.event_id == event.id)
     newest = db.session.execute(
-        select(Entry.fields, Entry.character_id)
+        select(Entry.fields, Entry.character_id, Entry.received_at, Entry.referee_at, Entry.id)
         .where(Entry.character_id.in_(cast))  # (SQLite sorts far less than with a join)
-        .order_by(Entry.id.desc())  # arrival: an entry logged late still counts as recent
+        .order_by(Entry.id.desc())  # arrival
         .limit(RECENT)
-    )
-    recent = []
-    for fields, character_id in newest:
-        entry = rules.entry_from_stored(fields)
-        if character_id in by_id:
-            recent.append(Logged(entry, by_id[character_id], in_conflict.get(entry.id)))
-    return recent
+    ).all()
+    entries = [(rules.entry_from_stored(row.fields), row) for row in newest]
+    targets = _targets([e.target for e, _row in entries if e.kind == "undo"])
+    recent = [
+        (
+            Logged(
+                entry,
+                by_id[row.character_id],
+                in_conflict.get(entry.id),
+                row.received_at,
+                row.referee_at,
+                targets.get(entry.target) if entry.kind == "undo" else None,
+            ),
+            row.id,
+        )
+        for entry, row in entries
+        if row.character_id in by_id
+    ]
+    # Their instants' order, the latest first; the same instant in the order they arrived.
+    recent.sort(key=lambda pair: (pair[0].entry.at, pair[1]), reverse=True)
+    return [item for item, _arrival in recent]
+
+
+def _targets(ids: list[str]) -> dict[str, rules.Entry]:
+    """The entries these undos undid, by id (one query)."""
+    if not ids:
+        return {}
+    rows = db.session.scalars(select(Entry.fields).where(Entry.client_id.in_(ids)))
+    return {entry.id: entry for entry in map(rules.entry_from_stored, rows)}
 
 
 def _refused(event: Event, by_id: dict) -> list[Refused]:

@@ -275,10 +275,12 @@ def _record(character, entry, raw, author, fresh, now, limits) -> Recorded:
     at = _placed(entry, raw, now, limits or entry_window(character))
     known = [before.last_at] if log is None else [e.at for e in log]
     latest = max(filter(None, known), default=at)
+    referee_at = None
     if latest - CONCURRENT <= at < latest:
         # Concurrent with the last entry stored (two phones a moment apart): judged in the
-        # order stored, so that it cannot void an entry already acknowledged.
-        at = latest
+        # order stored, so that it cannot void an entry already acknowledged. The referee's
+        # own instant is kept beside it (the board says it was moved).
+        at, referee_at = latest, at
     fields = {**rules.entry_to_dict(entry), "at": rules.format_instant(at)}
     if author is not None:
         fields["author"] = author.username
@@ -304,6 +306,7 @@ def _record(character, entry, raw, author, fresh, now, limits) -> Recorded:
         "received_at": now,
         "author_id": author.id if author else None,
         "fields": fields,
+        "referee_at": referee_at,
     }
     # A plain INSERT: the log is append-only, no object needs tracking afterwards. The id
     # is unique across characters: a race with another character's request (which this

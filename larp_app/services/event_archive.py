@@ -126,6 +126,7 @@ def export_event(event: Event) -> dict[str, Any]:
                 "received_at": _t(e.received_at),
                 "author": name.get(e.author_id),
                 "fields": e.fields,
+                "referee_at": _t(e.referee_at),
             }
             for e in entries
         ],
@@ -278,6 +279,8 @@ def _import(archive: dict[str, Any]) -> tuple[Event, list[tuple[str, str]]]:
             "received_at": _read_t(e["received_at"]),
             "author_id": user_id(e["author"]),
             "fields": e["fields"],
+            # (an archive written before entries kept it has none)
+            "referee_at": _read_t(e.get("referee_at")),
         }
         for e in archive["entries"]
     ]

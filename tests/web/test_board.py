@@ -321,3 +321,78 @@ def test_the_end_of_session_lists_the_knocked_out_with_the_dying(app, organiser,
     answer = close_session(organiser, {**decided, cast["Guardia Tobia Sala"]: ("kill", "")})
     assert answer.status_code in (200, 302), text_of(answer)
     assert wound_of(app, "Guardia Tobia Sala") == "dead"
+
+
+# --- The board in true order -----------------------------------------------------------------
+
+
+def recent_lines(answer) -> list[str]:
+    """The "Recent entries" lines as text, top to bottom."""
+    page = text_of(answer)
+    part = page.split('id="board-recent"')[1].split('id="board-roster"')[0]
+    lines = re.findall(r'<li data-entry="[^"]+">(.*?)</li>', part, re.S)
+    return [" ".join(re.sub(r"<[^>]+>", " ", line).split()) for line in lines]
+
+
+def test_recent_entries_follow_their_instants_and_a_late_arrival_says_how_late(
+    app, organiser, cast
+):
+    log(app, "Ing. Marta Zanardi", "note", text="on time", seconds_ago=5)
+    log(app, "Ing. Marta Zanardi", "note", text="sent late", seconds_ago=7 * 60 + 5)
+    lines = recent_lines(organiser.get("/events/1/board"))
+    assert [("on time" in line, "sent late" in line) for line in lines[:2]] == [
+        (True, False),
+        (False, True),
+    ]
+    assert "arrived 7 min late" in lines[1] and "late" not in lines[0]
+    late = organiser.get("/events/1/board.json").json["recent"]
+    assert [(e["summary"], e["minutes_late"]) for e in late[:2]] == [
+        ("on time", 0),
+        ("sent late", 7),
+    ]
+
+
+def test_an_undo_on_the_board_names_what_it_undid(app, organiser, cast):
+    hit = log(app, "Ing. Marta Zanardi", "hit", blows=2, damage=3, seconds_ago=30)
+    log(app, "Ing. Marta Zanardi", "undo", target=hit, seconds_ago=10)
+    line = recent_lines(organiser.get("/events/1/board"))[0]
+    assert line.startswith(re.sub(r"\s+", " ", line.split("Undo")[0]))
+    assert "Undo Hit 2 × 3" in line and "referee" in line
+    assert hit[:8] not in line  # never the bare id
+    undo = organiser.get("/events/1/board.json").json["recent"][0]
+    assert (undo["kind"], undo["undid"]["id"], undo["undid"]["kind"]) == ("undo", hit, "hit")
+
+
+def test_a_conflict_on_the_board_says_why_and_links_to_where_it_is_undone(app, organiser, cast):
+    name = "Ing. Marta Zanardi"
+    log(app, name, "hit", pierce=True, damage=2, seconds_ago=60)
+    heal = log(app, name, "heal", amount=1, seconds_ago=30)
+    log(app, name, "kill", reason="crushed", seconds_ago=45)  # late: dated before the heal
+    page = text_of(organiser.get("/events/1/board"))
+    recent = page.split('id="board-recent"')[1]
+    line = recent.split(f'<li data-entry="{heal}">')[1].split("</li>")[0]
+    assert "dead" in line  # why, in words
+    target = f"/characters/{cast[name]}#entry-{heal}"
+    assert f'href="{target}"' in line
+    character = text_of(organiser.get(f"/characters/{cast[name]}"))
+    assert f'<li id="entry-{heal}"' in character  # the place it links to, with its Undo
+
+
+def test_an_entry_moved_by_the_simultaneity_rule_keeps_its_referees_instant(app, organiser, cast):
+    name = "Ing. Marta Zanardi"
+    first = log(app, name, "note", text="first", seconds_ago=2)
+    moved = log(app, name, "note", text="a moment before", seconds_ago=8)
+    with app.app_context():
+        rows = {
+            e.client_id: e
+            for e in db.session.scalars(db.select(Entry).where(Entry.client_id.in_([first, moved])))
+        }
+        assert rows[moved].at == rows[first].at  # placed with the entry before it
+        assert rows[first].referee_at is None
+        own = rows[moved].referee_at
+        assert own is not None and rows[first].at - own > timedelta(seconds=5)
+    page = text_of(organiser.get("/events/1/board")).split('id="board-recent"')[1]
+    line = page.split(f'<li data-entry="{moved}">')[1].split("</li>")[0]
+    assert "logged at" in line and f'datetime="{rules.format_instant(own)}"' in line
+    item = next(e for e in organiser.get("/events/1/board.json").json["recent"] if e["id"] == moved)
+    assert rules.parse_instant(item["referee_at"]) == own

@@ -68,14 +68,26 @@ def _refused_mark(event: Event) -> int:
 
 
 def _logged_json(item: Logged) -> dict:
+    target = item.target
     return {
         "id": item.entry.id,
         "character_id": item.character.id,
         "character": item.character.name,
         "kind": item.entry.kind,
         "at": rules.format_instant(item.entry.at),
+        # the referee's own instant, when the simultaneity rule placed it at ``at``
+        "referee_at": rules.format_instant(item.referee_at) if item.referee_at else None,
+        "minutes_late": item.minutes_late,
         "author": item.entry.author,
         "summary": entry_summary(item.entry),
+        "undid": target
+        and {
+            "id": target.id,
+            "kind": target.kind,
+            "at": rules.format_instant(target.at),
+            "author": target.author,
+            "summary": entry_summary(target),
+        },
         "conflict": conflict_words(item.conflict),
     }
 
