@@ -16,7 +16,8 @@ export function localTimes(root) {
   }
 }
 
-// `hooks.changed(data)` hears each new answer, `hooks.reached()` each time the server answered.
+// `hooks.changed(data)` hears each new answer, `hooks.reached()` each time the server answered,
+// `hooks.failed()` each time it did not (offline, no answer, a server error).
 export function followLive(live, seconds, hooks = {}) {
   const tick = tickCountdowns(live);
   localTimes(live);
@@ -30,6 +31,7 @@ export function followLive(live, seconds, hooks = {}) {
     },
     Number(live.dataset.seconds) || seconds,
     () => hooks.reached?.(),
+    () => hooks.failed?.(),
   );
   const asked = new Set();
   setInterval(() => {
