@@ -40,6 +40,9 @@ messages: install
 # machine in instance/tls/ the first time, and a plain-HTTP page on TRUST_PORT shows phones
 # how to trust it. CERT and KEY serve other PEM files instead; HTTPS=0 serves plain HTTP.
 LAN_IP := $(shell hostname -I 2>/dev/null | cut -d' ' -f1 | grep . || echo 127.0.0.1)
+# The address printed, and put in badges' QR codes: HOST when it names one (make run
+# HOST=127.0.0.1 serves this machine alone), else the LAN address for every interface.
+ADDRESS := $(if $(filter 0.0.0.0 :: [::],$(HOST)),$(LAN_IP),$(HOST))
 HTTPS ?= 1
 TRUST_PORT ?= 8080
 TLS_INIT := $(if $(CERT),,$(filter 1,$(HTTPS)))
@@ -47,8 +50,9 @@ CERT ?= $(if $(TLS_INIT),instance/tls/server.pem)
 KEY ?= $(if $(TLS_INIT),instance/tls/server-key.pem)
 SCHEME := $(if $(CERT),https,http)
 TLS := $(if $(CERT),--certfile $(CERT) --keyfile $(KEY))
-run: export LARP_PUBLIC_BASE_URL ?= $(SCHEME)://$(LAN_IP):$(PORT)
-run: export LARP_TRUST_URL ?= $(if $(TLS_INIT),http://$(LAN_IP):$(TRUST_PORT)/)
+run: export LARP_PUBLIC_BASE_URL ?= $(SCHEME)://$(ADDRESS):$(PORT)
+run: export LARP_TRUST_URL ?= $(if $(TLS_INIT),http://$(ADDRESS):$(TRUST_PORT)/)
+run: export HOST := $(HOST)
 
 # Migrate, load the demo once, then serve to phones on the LAN with gunicorn's sync workers
 # (and, with HTTPS, the trust page beside it; both stop together).

@@ -431,7 +431,7 @@ def badges_print_command(event_id, out, layout, paper, faction, only_new, base_u
         port = int(os.environ.get("PORT") or 5000)
         from . import tls  # (cryptography: loaded only by the commands that need it)
 
-        base = tls.laptop_base_url(current_app, port)
+        base = tls.laptop_base_url(current_app, port, os.environ.get("HOST"))
         click.echo(f"QR codes point at {base} (--base-url to change)")
     printed = print_badges(
         event,

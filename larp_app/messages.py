@@ -92,6 +92,10 @@ REFUSALS = {
     "bad_short_code": _l("this code has a typo: check each character"),
     "withdrawn": _l("this character was withdrawn from the event"),
     "event_archived": _l("the event is archived: nothing more can be logged"),
+    "dead_left_out": _l(
+        "this character died at an earlier event, and the dead are not carried over to the "
+        "next one: the badge opens nothing now"
+    ),
     "character_withdrawn": _l("the character was withdrawn from the event"),
     "too_many": _l("too many codes refused in a minute: wait a minute and try again"),
 }

@@ -192,8 +192,12 @@ def tls_files(app) -> TlsFiles:
     return TlsFiles(Path(app.config.get("TLS_FOLDER") or Path(app.instance_path) / "tls"))
 
 
-def laptop_base_url(app, port: int) -> str:
-    """The address `make run` prints and phones reach: HTTPS once `flask tls init` ran."""
+ANY_ADDRESS = ("", "0.0.0.0", "::", "[::]")
+
+
+def laptop_base_url(app, port: int, host: str | None = None) -> str:
+    """The address `make run` prints and phones reach: HTTPS once `flask tls init` ran; the
+    ``host`` served (``HOST``) when it names one, else this machine's LAN address."""
     scheme = "https" if tls_files(app).cert.exists() else "http"
-    address = (lan_addresses() or ["127.0.0.1"])[0]
+    address = host if host not in (None, *ANY_ADDRESS) else (lan_addresses() or ["127.0.0.1"])[0]
     return f"{scheme}://{address}:{port}"

@@ -12,6 +12,7 @@ from .. import tokens
 from ..extensions import db
 from ..models import Badge, BadgeLookup, Character, User
 from .clock import now_utc
+from .snapshots import state_of
 from .versions import changed
 
 # A user's refused lookups in a minute before the next ones are refused unread (429): a
@@ -202,7 +203,9 @@ def resolve_badge(presented: str, user: User | None, event_id: int | None = None
         elif event_id is not None and badge.character.event_id != event_id:
             reason = "other_event"
         elif badge.character.event.archived_at is not None:
-            reason = "event_archived"
+            # A character who died there was left out of the next event: say that, not only
+            # that the event is over.
+            reason = "dead_left_out" if _died(badge.character) else "event_archived"
         elif badge.character.withdrawn_at is not None:
             reason = "withdrawn"
     if reason is not None:
@@ -229,6 +232,10 @@ def resolve_badge(presented: str, user: User | None, event_id: int | None = None
         )
         raise BadgeRefused(reason)
     return badge
+
+
+def _died(character: Character) -> bool:
+    return state_of(character, now_utc()).wound == "dead"
 
 
 def character_for_player(secret: str) -> Character | None:

@@ -18,6 +18,24 @@ MIN_PASSWORD = 8
 MAX_PASSWORD = 200
 
 
+# Generated passwords are typed on a phone in a field: four made-up words of two syllables in
+# lower-case letters, with hyphens between them (boka-tepi-muso-rade). No capitals, digits or
+# symbols to hunt for, no l beside I and 1; 14 consonants and 5 vowels make 4,900 words: about
+# 49 bits, and logins are slowed after a few failures (services/logins.py).
+CONSONANTS = "bcdfgkmnprstvz"
+VOWELS = "aeiou"
+PASSWORD_WORDS = 4
+
+
+def new_password() -> str:
+    """A random password a person can read out and type on a phone."""
+    return "-".join(_syllable() + _syllable() for _ in range(PASSWORD_WORDS))
+
+
+def _syllable() -> str:
+    return secrets.choice(CONSONANTS) + secrets.choice(VOWELS)
+
+
 def token_digest(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
@@ -41,7 +59,7 @@ def create_user(username: str, role: str, password: str | None = None) -> tuple[
     if name and db.session.scalar(select(User).where(User.username == name)):
         checker.error("username", "taken", got=name)
     checker.raise_if_errors()
-    password = password or secrets.token_urlsafe(12)
+    password = password or new_password()
     user = User(
         username=name,
         role=role,
@@ -204,7 +222,7 @@ def set_password(user: User, password: str) -> None:
 
 def reset_password(user: User) -> str:
     """Give the account a new random password, ending its open sessions; return it."""
-    password = secrets.token_urlsafe(12)
+    password = new_password()
     set_password(user, password)
     return password
 

@@ -521,6 +521,28 @@ def test_old_event_report_export_then_next_event_carries_the_survivors(
     assert entry_count(app, played["Vera"]) == 4  # the old event's log stays
 
 
+def test_the_badge_of_a_dead_character_left_out_of_the_next_event_is_refused_saying_why(
+    app, organiser, event_url, played
+):
+    with app.app_context():
+        vera = db.session.get(Character, played["Vera"])
+        code = next(b.short_code for b in vera.badges if b.revoked_at is None)
+        bruno = db.session.get(Character, played["Bruno"])
+        kept = next(b.short_code for b in bruno.badges if b.revoked_at is None)
+    post_form(
+        organiser,
+        f"{event_url}/continue",
+        {"name": "Notte di Fuoco", "badges": "keep"},
+        page=f"{event_url}/continue",
+    )
+    referee = api(app, organiser, "referee")
+    answer = organiser.get(f"/api/v1/badges/{code}", headers=referee)
+    assert answer.status_code == 404
+    assert answer.json["error"] == "dead_left_out"
+    assert "died" in answer.json["message"] and "archived" not in answer.json["message"]
+    assert organiser.get(f"/api/v1/badges/{kept}", headers=referee).status_code == 200
+
+
 def test_a_dead_character_ticked_is_brought_back_with_new_badges(app, organiser, event_url, played):
     with app.app_context():
         old_codes = set(db.session.scalars(db.select(Badge.short_code)))

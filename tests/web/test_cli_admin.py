@@ -1,7 +1,15 @@
 """Organisers' commands: events, accounts, sheet import and the demo."""
 
 import json
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
 
+import pytest
+
+from larp_app import tls
 from larp_app.extensions import db
 from larp_app.models import Character, Event, User
 from larp_app.rulesets.ex_nihilo.csv_sheets import write_csv
@@ -124,3 +132,55 @@ def test_badges_print_without_base_url_points_at_the_address_make_run_prints(app
     assert result.exit_code == 0, result.output
     assert "QR codes point at http://" in result.output
     assert ":5000 (--base-url to change)" in result.output
+
+
+# A password read off a laptop screen and typed on a phone: lower-case words and hyphens.
+TYPABLE = re.compile(r"^[a-z]{4}(-[a-z]{4}){3}$")
+
+
+def test_generated_passwords_are_words_a_person_can_type_on_a_phone(app, runner):
+    made = runner.invoke(args=["users", "create", "tea", "--role", "referee"])
+    reset = runner.invoke(args=["users", "password", "tea"])
+    passwords = [
+        line.split(": ", 1)[1]
+        for result in (made, reset)
+        for line in result.output.splitlines()
+        if line.startswith("password: ")
+    ]
+    assert len(passwords) == 2 and passwords[0] != passwords[1]
+    assert all(TYPABLE.match(p) for p in passwords), passwords
+    assert not any(ch in "".join(passwords) for ch in "lI10O")  # no look-alikes
+    with app.app_context():
+        user = db.session.scalar(db.select(User).where(User.username == "tea"))
+        assert password_matches(user, passwords[1])
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="no make on this machine")
+def test_make_run_with_a_host_prints_that_host_never_the_lan_address():
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LARP_")}
+    shown = subprocess.run(
+        ["make", "-n", "run", "HOST=127.0.0.1", "PORT=8123"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    ).stdout
+    assert "Open https://127.0.0.1:8123/" in shown
+    assert "--bind 127.0.0.1:8123" in shown
+    for address in tls.lan_addresses():
+        assert address not in shown
+
+
+def test_badges_print_with_a_host_puts_that_host_in_the_qr_codes(app, runner, tmp_path):
+    app.config["TLS_FOLDER"] = str(tmp_path / "no-tls")  # no certificate: plain HTTP
+    runner.invoke(args=["demo"])
+    out = tmp_path / "b.pdf"
+    result = runner.invoke(
+        args=["badges", "print", "1", "--out", str(out)], env={"HOST": "127.0.0.1"}
+    )
+    assert result.exit_code == 0, result.output
+    assert "QR codes point at http://127.0.0.1:5000 " in result.output
