@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
 
 from .rules import Problem
 
@@ -44,7 +45,12 @@ PROBLEMS = {
     "in_future": _l("is in the future: {got}"),
     "too_old": _l("is more than 24 hours ago: {got}"),
     "must_cover_once": _l("rows must cover every value {min}–{max} exactly once"),
-    "too_many_skills": _l("{has} skills for {slots} Mente skill slots"),
+    # Worded by the count it turns on (1 slot, 2 slots): see _render.
+    "too_many_skills": lambda params: ngettext(
+        "too many skills ({has}) for {slots} Mente skill slot",
+        "too many skills ({has}) for {slots} Mente skill slots",
+        params.get("slots", 0),
+    ),
     "above_equipment_class": _l("needs {needs} equipment, the character has {has}"),
     "dies_before_zero": _l(
         "is {got}: damage of {dead_at} (Físico × 6) kills while the character is still Estable"
@@ -102,6 +108,8 @@ REFUSALS = {
 
 
 def _render(template: Any, params: dict[str, Any]) -> str:
+    if callable(template):  # a message with a plural: it picks its form from the params
+        template = template(params)
     shown = {k: _shown(v) for k, v in params.items()}
     if "min" in template or "max" in template:
         shown.setdefault("min", "")

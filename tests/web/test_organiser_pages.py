@@ -105,7 +105,7 @@ def test_warnings_are_listed_in_the_preview_without_stopping_the_import(organise
     answer = preview(organiser, event_url, json.dumps([sheet(mente=8)]), "cast.json")
     page = answer.get_data(as_text=True)
     assert answer.status_code == 200
-    assert "3 skills for 1 Mente skill slots" in page
+    assert "too many skills (3) for 1 Mente skill slot" in page
 
 
 def test_pasted_json_works_like_an_upload(organiser, event_url):
