@@ -395,7 +395,8 @@ root.querySelector("[data-status-picker]").replaceChildren(
 const sayRoll = (roll) => {
   const line = rollWords(roll, words, statusNames, config.checks);
   const check = config.checks?.find((c) => c.key === roll.what);
-  const failed = roll.success === false || (check?.fails_at_or_below && roll.kept <= check.fails_at_or_below);
+  const failed =
+    roll.success === false || (check?.fails_at_or_below && roll.kept <= check.fails_at_or_below);
   feedback.roll(line.textContent, { failed });
 };
 

@@ -59,7 +59,8 @@ export function armourBroken(sheet, words) {
   const kept = sheet.armour_kept ?? [];
   const stays = kept.reduce((sum, part) => sum + part.points, 0);
   const lost = fill(words.armourLost, { n: Math.max(0, (sheet.ap_max ?? 0) - stays) });
-  return [lost, ...kept.map((part) => fill(words.armourStays, { source: part.source, n: part.points }))].join("; ");
+  const left = kept.map((part) => fill(words.armourStays, { source: part.source, n: part.points }));
+  return [lost, ...left].join("; ");
 }
 
 // A rule of the event's rule system (its kit's `rules`): the original, then the translation,
