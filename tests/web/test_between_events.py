@@ -13,8 +13,8 @@ import pytest
 from larp_app.extensions import db
 from larp_app.models import Badge, Character, Entry, Event, SheetChange
 from larp_app.rules import format_instant
-from larp_app.rulesets.ex_nihilo.csv_sheets import write_csv
 from larp_app.services.clock import now_utc
+from tests.spreadsheets import write_csv
 
 from .helpers import data_sheet, log_in, make_user, post_form
 from .test_organiser_pages import confirm

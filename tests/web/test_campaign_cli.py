@@ -9,10 +9,10 @@ from larp_app import rules
 from larp_app.extensions import db
 from larp_app.models import Badge, Character, Entry, Event
 from larp_app.rules import format_instant
-from larp_app.rulesets.ex_nihilo.csv_sheets import write_csv
 from larp_app.services.badges import resolve_badge
 from larp_app.services.clock import now_utc
 from larp_app.services.entries import record_entry
+from tests.spreadsheets import write_csv
 
 from .helpers import data_sheet
 

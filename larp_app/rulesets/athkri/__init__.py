@@ -27,25 +27,26 @@ from larp_app.rules.statuses import parse_status_catalogue
 from larp_app.rules.tables import TableSet
 from larp_app.rules.timeutil import format_instant
 
+from .schema import (
+    ATTRIBUTE_RANGE,
+    ATTRIBUTES,
+    GRADES,
+    KEY,
+    MANA_COST,
+    NAME_LENGTH,
+    NOTES_LENGTH,
+    PS_MAX,
+    REFERENCE,
+    REFERENCE_RANGE,
+    SCHEMA,
+    TEXT_LENGTH,
+)
+
 if TYPE_CHECKING:
     from larp_app.rules.entries import CheckRoll, CoupDeGrace, DiceRoll, Heal, Hit, Save, StatusOn
     from larp_app.rules.fold import Context
 
-KEY = "athkri"
-ATTRIBUTES = ("fisico", "agilidad", "mente", "intuicion", "presencia")
-REFERENCE = ("defensa", "voluntad", "cobertura", "blindaje")
-SHEET_KEYS = (
-    "ruleset",
-    "player",
-    "character",
-    "faction",
-    "attributes",
-    "ps_max",
-    *REFERENCE,
-    "skills",
-    "powers",
-    "notes",
-)
+SHEET_KEYS = tuple(SCHEMA["properties"])
 ONGOING = "dano_continuo"  # the condition whose damage comes every turn
 ONGOING_DAMAGE, NORMAL = 1, 12  # house defaults when a referee gives no damage or difficulty
 UNCONSCIOUS_SAVE = 12  # "Tirada de salvación de Físico a Dificultad 12", every turn
@@ -162,25 +163,27 @@ def read_sheet(raw: Any, tables: TableSet, c: Checker) -> LarpSheet | None:
     attrs = c.mapping(raw, "attributes", "attributes") or {}
     if attrs:
         c.unknown_keys(attrs, ATTRIBUTES, "attributes.")
-    values = {a: c.integer(attrs, a, f"attributes.{a}", lo=1, hi=10) for a in ATTRIBUTES}
-    ps_max = c.integer(raw, "ps_max", "ps_max", lo=1, hi=1000)
-    reference = {k: c.integer(raw, k, k, lo=0, hi=1000, required=False) for k in REFERENCE}
+    lo, hi = ATTRIBUTE_RANGE
+    values = {a: c.integer(attrs, a, f"attributes.{a}", lo=lo, hi=hi) for a in ATTRIBUTES}
+    ps_max = c.integer(raw, "ps_max", "ps_max", lo=PS_MAX[0], hi=PS_MAX[1])
+    lo, hi = REFERENCE_RANGE
+    reference = {k: c.integer(raw, k, k, lo=lo, hi=hi, required=False) for k in REFERENCE}
     skills = c.mapping(raw, "skills", "skills", required=False) or {}
-    graded = {name: c.integer(skills, name, f"skills.{name}", lo=0, hi=10) for name in skills}
+    lo, hi = GRADES
+    graded = {name: c.integer(skills, name, f"skills.{name}", lo=lo, hi=hi) for name in skills}
     powers = []
     for i, item in enumerate(c.listing(raw, "powers", "powers")):
         if not isinstance(item, dict):
             c.error(f"powers[{i}]", "not_object")
             continue
-        name = c.text(item, "name", f"powers[{i}].name")
-        cost = c.integer(item, "mana_cost", f"powers[{i}].mana_cost", lo=0, hi=100)
-        text = (
-            c.text(item, "text", f"powers[{i}].text", required=False, max_len=2000, multiline=True)
-            or ""
-        )
+        name = c.text(item, "name", f"powers[{i}].name", max_len=NAME_LENGTH)
+        lo, hi = MANA_COST
+        cost = c.integer(item, "mana_cost", f"powers[{i}].mana_cost", lo=lo, hi=hi)
+        path = f"powers[{i}].text"
+        text = c.text(item, "text", path, required=False, max_len=TEXT_LENGTH, multiline=True) or ""
         if name is not None and cost is not None:
             powers.append(Advancement(name, cost, False, text))
-    notes = c.text(raw, "notes", "notes", required=False, max_len=5000, multiline=True)
+    notes = c.text(raw, "notes", "notes", required=False, max_len=NOTES_LENGTH, multiline=True)
     if c.errors:
         return None
     fisico = values["fisico"]
@@ -742,4 +745,5 @@ RULESET = Ruleset(
     describe=describe,
     entry_kinds=ENTRY_KINDS,
     fold_details=("attributes", "skills"),  # Físico for saves, skills for checks
+    sheet_schema=SCHEMA,
 )
