@@ -55,9 +55,9 @@ def _item(children: tuple[Field, ...], form, prefix: str, stored: Any) -> dict[s
     item: dict[str, Any] = {}
     for child in children:
         value = _kept(_scalar(child, form.get(prefix + child.key)), stored.get(child.key))
-        if child.kind == "boolean" and child.key not in stored:
-            if value == child.node.get("default", False):
-                continue  # as the sheet left it: its default
+        default = child.node.get("default", False)
+        if child.kind == "boolean" and child.key not in stored and value == default:
+            continue  # as the sheet left it: its default
         if value is not None or child.key in stored:
             item[child.key] = value
     return item
