@@ -194,12 +194,23 @@ class SheetSchema:
             names.append(current.label(locale))
         return " · ".join(names) if names else None
 
-    def canonical(self, sheet: Any) -> Any:
+    def canonical(self, sheet: Any, tables: Any = None) -> Any:
         """``sheet`` with each choice written as the rule system writes it (case, accents or
-        another language's label aside); anything else as it was."""
+        another language's label aside), and each key of a map drawn from a table (``tables``,
+        the event's) as the table's key when it names one by its key or any of its names;
+        anything else as it was."""
         if not isinstance(sheet, Mapping):
             return sheet
-        return _canonical(self.fields, sheet)
+        out = _canonical(self.fields, sheet)
+        for f in self.fields:
+            value = out.get(f.key)
+            if f.kind == "map" and f.keys_from and isinstance(value, Mapping) and tables:
+                try:
+                    table = tables[f.keys_from]
+                except KeyError:
+                    continue
+                out[f.key] = {_table_key(table, k): v for k, v in value.items()}
+        return out
 
     def document_in(self, locale: str) -> dict[str, Any]:
         """The JSON Schema document with each ``title`` in the reader's language."""
@@ -221,6 +232,18 @@ class SheetSchema:
 
         retitle(document)
         return document
+
+
+def _table_key(table: Mapping[str, Any], written: str) -> str:
+    """The key of the table's entry that ``written`` names, or ``written`` itself."""
+    if written in table:
+        return written
+    wanted = fold(written)
+    for key, entry in table.items():
+        names = entry.get("name") if isinstance(entry, Mapping) else None
+        if fold(key) == wanted or any(fold(n) == wanted for n in (names or {}).values()):
+            return key
+    return written
 
 
 def _canonical(fields: tuple[Field, ...], sheet: Mapping[str, Any]) -> dict[str, Any]:

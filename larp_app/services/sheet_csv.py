@@ -235,7 +235,8 @@ def _read_map(f: Field, text: str) -> dict[str, Any]:
     found: dict[str, Any] = {}
     for item in _items(text):
         key, colon, value = item.partition(PART_SEPARATOR)
-        key, value = fold(key), value.strip()
+        # A key from a table is matched as folded ("Biología" → "biologia"), a free one kept.
+        key, value = (fold(key) if f.keys_from else key.strip()), value.strip()
         read = value_of(f.value, value) if colon and value else None
         if key in found:
             # A dict cannot hold the key twice: keep both values as text so the reader refuses.

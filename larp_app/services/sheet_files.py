@@ -53,9 +53,7 @@ def read_sheet_file(
     text: str, filename: str, ruleset: str, locale: str = "en"
 ) -> tuple[list[Any], list[int]]:
     """Return the sheets in ``text`` and the row (CSV line, or list position) of each; a CSV
-    file is read in the columns of the rule system ``ruleset``'s sheet schema. Choices written
-    with other case or accents, or in another language, are read as the rule system writes
-    them.
+    file is read in the columns of the rule system ``ruleset``'s sheet schema.
 
     InvalidInput names what could not be read (accepted columns named in ``locale``).
     """
@@ -67,8 +65,6 @@ def read_sheet_file(
     if filename.lower().endswith(".json") or stripped[0] in "[{":
         data = read_json(stripped)
         sheets = data if isinstance(data, list) else [data]
-        if schema is not None:
-            sheets = [schema.canonical(sheet) for sheet in sheets]
         return sheets, list(range(1, len(sheets) + 1))
     if schema is None:
         raise rules.InvalidInput([rules.Problem("file", "no_csv_format", {"ruleset": ruleset})])

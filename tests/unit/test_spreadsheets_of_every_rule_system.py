@@ -52,8 +52,7 @@ def test_an_athkri_spreadsheet_with_spanish_headers_reads_into_athkri_sheets():
             "voluntad": 14,
             "cobertura": 0,
             "blindaje": 1,
-            # Skills keyed as the rule system's checks name them (Aguante: "aguante").
-            "skills": {"medicina": 5, "erudicion": 4, "aguante": 2},
+            "skills": {"Medicina": 5, "Erudición": 4, "Aguante": 2},
             "powers": [
                 {"name": "Toque sanador", "mana_cost": 2, "text": "Cura 1d6 PS: primero a 0 PS."},
                 {"name": "Luz del Faro", "mana_cost": 3},
@@ -63,6 +62,12 @@ def test_an_athkri_spreadsheet_with_spanish_headers_reads_into_athkri_sheets():
     ]
     larp = convert_sheet({"ruleset": "athkri", **sheets[0]})
     assert (larp.hp_max, larp.energy_max) == (16, 21)
+    # Keyed as the seed's checks name them (Aguante + Físico), shown as the sheet writes them.
+    assert [(s["key"], s["name"]["es"]) for s in larp.details["skills"]] == [
+        ("medicina", "Medicina"),
+        ("erudicion", "Erudición"),
+        ("aguante", "Aguante"),
+    ]
 
 
 @pytest.mark.parametrize("locale", ["it", "es", "en"])

@@ -21,6 +21,7 @@ from larp_app.rules.armour import take_blow
 from larp_app.rules.kinds import EntryKind, Translate
 from larp_app.rules.problems import Checker, RuleError
 from larp_app.rules.ruleset import Ruleset
+from larp_app.rules.schema import fold
 from larp_app.rules.sheet import Advancement, LarpSheet, read_who
 from larp_app.rules.state import State, unfrozen_twin
 from larp_app.rules.statuses import parse_status_catalogue
@@ -73,6 +74,26 @@ FIGURES = {
         "it": "Indefenso (inerme): un danno ≥ (Físico × 2) chiede un tiro salvezza di Físico a 13",
     },
 }
+
+
+# What every larp sheet recalls on paper (the console shows the saves themselves), in the
+# seed's words ("Tirada de salvación de Físico a Dificultad 12" each turn) and translated.
+SHEET_RULES = (
+    {
+        "key": "inconsciente",
+        "text": {
+            "es": "Inconsciente (0 PS o menos): al comienzo de cada turno, salvación de Físico "
+            "a 12; un éxito estabiliza a 1 PS (sin ayuda, una sola vez); el fallo número k "
+            "causa k × Físico de daño.",
+            "en": "Inconsciente (unconscious, 0 PS or less): at the start of each turn, a Físico "
+            "save at 12; a success stabilises at 1 PS (without help, once only); the k-th "
+            "failure deals k × Físico damage.",
+            "it": "Inconsciente (privo di sensi, 0 PS o meno): all'inizio di ogni turno, tiro "
+            "salvezza di Físico a 12; un successo stabilizza a 1 PS (senza aiuto, una volta "
+            "sola); il k-esimo fallimento infligge k × Físico danni.",
+        },
+    },
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,7 +191,12 @@ def read_sheet(raw: Any, tables: TableSet, c: Checker) -> LarpSheet | None:
     reference = {k: c.integer(raw, k, k, lo=lo, hi=hi, required=False) for k in REFERENCE}
     skills = c.mapping(raw, "skills", "skills", required=False) or {}
     lo, hi = GRADES
-    graded = {name: c.integer(skills, name, f"skills.{name}", lo=lo, hi=hi) for name in skills}
+    graded, keys = {}, set()
+    for name in skills:
+        graded[name] = c.integer(skills, name, f"skills.{name}", lo=lo, hi=hi)
+        if fold(name) in keys:  # "Aguante" and "aguante": one skill written twice
+            c.error(f"skills.{name}", "duplicate", got=name)
+        keys.add(fold(name))
     powers = []
     for i, item in enumerate(c.listing(raw, "powers", "powers")):
         if not isinstance(item, dict):
@@ -210,7 +236,7 @@ def read_sheet(raw: Any, tables: TableSet, c: Checker) -> LarpSheet | None:
         details={
             "attributes": values,
             "reference": {k: v for k, v in reference.items() if v is not None},
-            "skills": [{"key": k, "grade": g} for k, g in graded.items()],
+            "skills": [_skill(name, grade) for name, grade in graded.items()],
             "thresholds": thresholds,
             # What the larp sheet shows, each figure named in the seed's words.
             "energy_name": MANA,
@@ -224,6 +250,14 @@ def read_sheet(raw: Any, tables: TableSet, c: Checker) -> LarpSheet | None:
         warnings=tuple(c.warnings),
         tables=dict(tables.sources),
     )
+
+
+def _skill(name: str, grade: int) -> dict[str, Any]:
+    """A skill of the larp sheet: keyed as the seed's checks name it ("Aguante" → aguante),
+    shown as the sheet writes it ("armas_a_distancia" as "Armas a distancia")."""
+    key = fold(name)
+    shown = name if name != key else name.replace("_", " ").capitalize()
+    return {"key": key, "grade": grade, "name": {"es": shown}}
 
 
 def tabletop_values(raw: Mapping[str, Any], tables: TableSet) -> dict[str, Any]:
@@ -743,6 +777,7 @@ RULESET = Ruleset(
     # A save every turn while unconscious: every second would be unplayable at a larp.
     turn_seconds=10,
     describe=describe,
+    sheet_rules=SHEET_RULES,
     entry_kinds=ENTRY_KINDS,
     fold_details=("attributes", "skills"),  # Físico for saves, skills for checks
     sheet_schema=SCHEMA,

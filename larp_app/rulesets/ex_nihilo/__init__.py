@@ -401,6 +401,14 @@ SHEET_RULES = (
         },
     },
     {
+        "key": "countdown",  # on paper only: the console shows the countdown itself
+        "text": {
+            "it": "Incosciente: passati 10 minuti (600 turni) senza cure, morto.",
+            "en": "Unconscious: dead after 10 minutes (600 turns) without care.",
+            "es": "Inconsciente: muerto tras 10 minutos (600 turnos) sin cuidados.",
+        },
+    },
+    {
         "key": "coup_de_grace",
         "action": "coup_de_grace",
         "text": {

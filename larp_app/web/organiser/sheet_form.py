@@ -16,7 +16,7 @@ from typing import Any
 from flask_babel import gettext as _
 
 from ... import rules
-from ...rules.schema import SCALARS, Field, SheetSchema, fold
+from ...rules.schema import SCALARS, Field, SheetSchema
 from ...services.sheet_csv import value_of
 
 MAX_ITEMS = 200  # items of one list the form may send
@@ -120,7 +120,6 @@ def sheet_from_form(
                 if not key:
                     problems.append(rules.Problem(f"{f.key}[{i}].key", "required"))
                     continue
-                key = key if f.keys_from else fold(key)
                 if key in value:
                     problems.append(rules.Problem(f"{f.key}[{i}].key", "duplicate", {"got": key}))
                 value[key] = grade
@@ -284,6 +283,6 @@ def form_path(path: str, sheet: Mapping[str, Any], schema: SheetSchema) -> str:
         pairs = sheet.get(key)
         names = list(pairs) if isinstance(pairs, Mapping) else [k for k, _ in pairs or ()]
         for i, name in enumerate(names):
-            if (name.strip() if f.keys_from else fold(name)) == rest:
+            if name.strip() == rest:
                 return f"{key}[{i}].value"
     return path
