@@ -15,6 +15,8 @@ PAGES = [
     "/characters/1",
     "/events/1/settings",
     "/events/1/import",
+    "/characters/1/sheet",
+    "/rulesets/athkri/sheet",
     "/users",
 ]
 
