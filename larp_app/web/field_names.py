@@ -103,6 +103,10 @@ def _item(f: Field, item: Any, locale: str) -> str:
                 parts.append(c.label(locale))
             elif value is False and c.node.get("default") is True:
                 parts.append(_("not %(what)s", what=c.label(locale)))
+        elif value is not None and (
+            c.kind in ("integer", "number") or isinstance(value, int | float)
+        ):  # a number says what it counts
+            parts.append(f"{c.label(locale)} {_of_field(c, value, locale)}")
         elif value is not None and value != "":
             parts.append(_of_field(c, value, locale))
     return " · ".join(parts)

@@ -118,7 +118,7 @@ def test_a_reimport_changing_one_field_of_one_character_updates_it_once_and_keep
         assert changes[0].before["attributes"]["corpo"] == 16
         assert changes[0].after["attributes"]["corpo"] == 20
     shown = organiser.get(f"/characters/{ids['Vera']}").get_data(as_text=True)
-    assert "attributes.corpo" in shown and "olga" in shown
+    assert "Attributes · Corpo" in shown and "olga" in shown
 
 
 def test_the_same_csv_uploaded_twice_adds_nobody_the_second_time(app, organiser, event_url):

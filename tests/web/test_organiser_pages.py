@@ -172,6 +172,9 @@ def test_the_character_page_shows_the_tabletop_sheet_beside_the_larp_sheet(organ
     assert "Tabletop sheet" in page and "Larp sheet" in page
     assert "initiative_bonus" in page  # derived tabletop value
     assert "Sguardo del Vuoto" in page
+    # Every field of the tabletop sheet by its label, a choice by its label too.
+    assert "<dt>Armour</dt><dd>Name Giubbotto rinforzato, Weight Medium," in page
+    assert "Pistola · Ranged · Damage 12 · Range (m) 25 · Hands 1 |" in page
 
 
 def test_an_organiser_undoes_an_entry_from_the_characters_log(app, organiser, cast):
