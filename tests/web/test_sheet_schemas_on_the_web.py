@@ -12,7 +12,7 @@ import pytest
 
 from larp_app.extensions import db
 from larp_app.models import Character
-from tests.spreadsheets import write_csv
+from tests.spreadsheets import template_csv, write_csv
 
 from .helpers import data_sheet, form_values, log_in, make_user, post_form
 
@@ -276,6 +276,15 @@ def test_the_cli_reads_a_windows_1252_spreadsheet_as_the_web_import_does(app, ru
     assert result.exit_code == 0, result.output
     assert "Windows-1252" in result.output
     assert stored(app, "Maese Ildefonso").player == "Niccolò Carrà"
+
+
+def test_the_cli_reads_an_excel_csv_with_accents_in_windows_1252(app, runner, tmp_path):
+    assert runner.invoke(args=["event", "create", "Notte"]).exit_code == 0
+    cast = tmp_path / "cast.csv"
+    cast.write_bytes(template_csv().replace("Giulia Rossi", "Niccolò Carrà").encode("cp1252"))
+    result = runner.invoke(args=["sheets", "import", "1", str(cast)])
+    assert result.exit_code == 0, result.output
+    assert stored(app, EX_NIHILO["character"]).player == "Niccolò Carrà"
 
 
 # Print ---------------------------------------------------------------------------------------
