@@ -183,7 +183,8 @@ def log_kinds_command(ruleset: str | None) -> None:
 @click.argument("event_id", metavar="EVENT", type=int)
 @click.argument("sheets_file", metavar="FILE", type=click.Path(dir_okay=False, exists=True))
 def import_command(event_id: int, sheets_file: str) -> None:
-    """Import a JSON list or a CSV file of tabletop sheets into EVENT: all of them, or none."""
+    """Import a JSON list or a CSV file of tabletop sheets into EVENT: all of them, or none
+    (UTF-8, UTF-16 or Windows-1252, as the web import reads them)."""
     event = db.session.get(Event, event_id)
     if event is None:
         _fail([rules.Problem("EVENT", "not_found", {"got": event_id})])

@@ -184,6 +184,7 @@ def test_a_reimport_shows_old_and_new_values_and_warns_when_it_undoes_a_web_edit
         "Attributes", "·", "Corpo", ":", "18", "→", "16",
     ]  # fmt: skip
     assert "changed on the web since the last import (olga" in corpo
+    assert "1 field changed on the web since the last import would be set back" in page
     assert "18 → 20" in mente and "⚠" not in mente
 
 

@@ -97,6 +97,7 @@ def import_preview(event_id: int):
         warnings=_by_row(plan.warnings, event.ruleset),
         error_count=len(errors),
         counts={k: plan.count(k) for k in (ADDED, UPDATED, UNCHANGED)},
+        undoes=sum(1 for row in plan.rows for change in row.changes if change.web_edit),
         payload=json.dumps(sheets, ensure_ascii=False) if not errors else "",
     ), 422 if errors else 200
 
