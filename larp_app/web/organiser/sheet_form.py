@@ -40,7 +40,9 @@ def _scalar(f: Field, text: str | None) -> Any:
         return text is not None
     if text is None or not text.strip():
         return None
-    return text.strip() if f.kind == "text" else value_of(f, text)
+    if f.kind == "text":  # a browser sends a textarea's line breaks as CRLF
+        return text.strip().replace("\r\n", "\n")
+    return value_of(f, text)
 
 
 def _count(form: Mapping[str, str], name: str) -> int:
@@ -124,7 +126,7 @@ def sheet_from_form(
                     problems.append(rules.Problem(f"{f.key}[{i}].key", "duplicate", {"got": key}))
                 value[key] = grade
             value = _kept(value, before)
-        if value is not None or f.key in stored:
+        if f.key in stored or not _empty(value):  # nothing typed where the sheet had nothing
             sheet[f.key] = value
     return sheet, problems
 
