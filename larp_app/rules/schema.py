@@ -16,7 +16,8 @@ Beside the standard keywords (JSON Schema lets a document carry annotations of i
 - ``x-multiline``: text that may hold line breaks.
 
 The rule system's reader (``Ruleset.read_sheet``) still judges a sheet: it knows what no schema
-says (a ranged weapon needs a range, a skill must be in the event's table); tests hold every
+says (one field needed only when another has some value, a key that must be in the event's
+table); tests hold every
 bound and choice of the schema to the reader's.
 """
 
@@ -36,7 +37,7 @@ _SPACES = re.compile(r"[\s\-]+")
 
 def fold(text: Any) -> str:
     """Text as names and words are matched: no case, no accents, spaces and dashes as ``_``
-    ("Armadura nombre" → "armadura_nombre", "Físico" → "fisico")."""
+    ("Nombre completo" → "nombre_completo", "Fuerza física" → "fuerza_fisica")."""
     plain = unicodedata.normalize("NFKD", str(text))
     plain = "".join(c for c in plain if not unicodedata.combining(c)).casefold().strip()
     return _SPACES.sub("_", plain)
@@ -50,7 +51,7 @@ def _types(node: Mapping[str, Any]) -> tuple[list[str], bool]:
 
 @dataclass(frozen=True)
 class Field:
-    """One field of a sheet: its key, where it is (``armour.weight``, ``weapons.name`` for a
+    """One field of a sheet: its key, where it is (``gear.weight``, ``items.name`` for a
     list item's), what kind of value it holds, and its JSON Schema node."""
 
     key: str
@@ -100,7 +101,7 @@ class Field:
 
     def match(self, value: Any) -> Any:
         """A choice's own value for ``value`` written with other case or accents, or as one of
-        its labels in any language ("Leggera", "ligera", "Light" → "leggera"); else ``value``."""
+        its labels in any language ("Pesada", "pesada", "Heavy" → "pesada"); else ``value``."""
         if self.kind != "choice" or not isinstance(value, str):
             return value
         wanted = fold(value)
@@ -170,7 +171,7 @@ class SheetSchema:
             stack += reversed(found.children)
 
     def path_label(self, path: str, locale: str) -> str | None:
-        """``weapons[0].hands`` as a reader names it ("Armi 1 · Mani"); None when the path is
+        """``items[0].weight`` as a reader names it ("Oggetti 1 · Peso"); None when the path is
         not a field of the sheet."""
         names: list[str] = []
         current: Field | None = None

@@ -95,7 +95,7 @@ def plan_import(event: Event, sheets: Any) -> Plan:
     by_name = {_key(c.player, c.name): c for c in existing}
     stripped, matched, errors = [], [], []
     schema = rules.get_ruleset(event.ruleset).schema()
-    if schema is not None:  # "Leggera", "Biología" as the rule system writes them
+    if schema is not None:  # a choice or a table's name as the rule system writes it
         tables = event_settings(event).tables
         sheets = [schema.canonical(raw, tables) for raw in sheets]
     for row, raw in enumerate(sheets):

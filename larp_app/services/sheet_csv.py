@@ -1,8 +1,8 @@
 """Tabletop sheets to and from a spreadsheet's CSV, one character per row, in the columns a rule
 system's sheet schema declares (larp_app.rules.schema), headed in any of its languages.
 
-A scalar field is a column; a group (``attributes``, ``armour``) a column per field; a map
-(``skills``) one cell of ``key:value`` items; a list one cell of items, each its fields joined
+A scalar field is a column; a group (``attributes``) a column per field; a map (``skills``)
+one cell of ``key:value`` items; a list one cell of items, each its fields joined
 by ``:`` in the order the schema's ``x-parts`` gives; ``|`` between items.
 
 The reader only splits cells; judging values is the rule system's job, so that every problem of
@@ -10,7 +10,7 @@ a file is reported in one pass by ``rules.check_sheet`` with a field path. A cel
 cannot split is therefore never an exception: its raw text goes where the item would have
 gone, and the rule system refuses it at that item's own path:
 
-- a map item without ``:`` (``medicina``) becomes ``{"medicina": None}``: ``required``; an item
+- a map item without ``:`` (``riding``) becomes ``{"riding": None}``: ``required``; an item
   written twice keeps both values as text (``"3 | 2"``): ``not_int``;
 - a list item with too few or too many parts stays a string in the list: ``not_object``;
 - an unknown flag puts the flags' text in the first flag's field: ``not_bool``.
@@ -50,7 +50,7 @@ class Column:
 
     @property
     def key(self) -> str:
-        """The column's name in English: how problems name it (``columns.armour_name``)."""
+        """The column's name in English: how problems name it (``columns.player``)."""
         return self.names("en")[0]
 
     def names(self, locale: str) -> list[str]:

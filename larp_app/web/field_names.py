@@ -1,5 +1,5 @@
-"""Fields named as the reader calls them: a sheet's by its rule system's schema ("Armi 1 · Mani"
-for ``weapons[0].hands``), a spreadsheet's columns by their names in the page's language, never
+"""Fields named as the reader calls them: a sheet's by its rule system's schema ("Oggetti 1 ·
+Peso" for ``items[0].weight``), a spreadsheet's columns by their names in the page's language, never
 a bare path."""
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ def field_name(path: str, ruleset: str | None = None) -> str:
 
 
 def problem_line(problem: rules.Problem, ruleset: str | None = None) -> str:
-    """``Caratteristiche · Corpo: must be 8–22, got 25``."""
+    """``Caratteristiche · Forza: must be 1–10, got 25``."""
     return problem_message(problem, field_name(problem.path, ruleset))
 
 

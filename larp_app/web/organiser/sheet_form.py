@@ -1,8 +1,8 @@
 """The edit-sheet form, built from the rule system's sheet schema: every field it declares (not
 only those a sheet already has), a typed input each, labelled in the page's language; lists and
-maps (skills, weapons, advancements...) as items that can be added and removed.
+maps (skills, equipment, powers...) as items that can be added and removed.
 
-Inputs are named by the engine's paths (``attributes.corpo``, ``weapons[0].hands``) and a map's
+Inputs are named by the engine's paths (``attributes.strength``, ``items[0].weight``) and a map's
 items by position (``skills[0].key``, ``skills[0].value``), so that each problem the rule system
 finds is shown at its input.
 """
@@ -133,7 +133,7 @@ def sheet_from_form(
 
 def changed_by(schema: SheetSchema, sheet: dict[str, Any], action: str) -> dict[str, Any]:
     """The drafted sheet (``sheet_from_form(drafting=True)``) with an item added
-    (``add:weapons``) or removed (``remove:weapons[1]``)."""
+    (``add:items``) or removed (``remove:items[1]``)."""
     verb, _, target = action.partition(":")
     if verb == "add":
         f = schema.field(target)
@@ -277,7 +277,7 @@ def input_names(tree: list[dict[str, Any]]) -> set[str]:
 
 def form_path(path: str, sheet: Mapping[str, Any], schema: SheetSchema) -> str:
     """The input a problem's path belongs to in the drafted ``sheet``: a map's
-    ``skills.medicina`` is the value of the item whose key is ``medicina`` (``skills[2].value``);
+    ``skills.riding`` is the value of the item whose key is ``riding`` (``skills[2].value``);
     other paths are the inputs' names."""
     key, _, rest = path.partition(".")
     f = schema.field(key)

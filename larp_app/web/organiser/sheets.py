@@ -2,8 +2,8 @@
 (``sheet_form``); withdraw a character or bring it back.
 
 The same check as import; each error is shown at its input, in the page's language. Adding or
-removing an item of a list (a skill, a weapon) draws the form again with what was typed, and
-saves nothing.
+removing an item of a list (a skill, a power) draws the form again with what was typed, and saves
+nothing.
 """
 
 from __future__ import annotations
