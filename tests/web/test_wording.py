@@ -11,8 +11,8 @@ from larp_app.extensions import db
 from larp_app.messages import problem_message
 from larp_app.models import Character
 from larp_app.rules import Problem
-from larp_app.rulesets.ex_nihilo.csv_sheets import write_csv
 from larp_app.services.demo import load_demo
+from tests.spreadsheets import write_csv
 
 from .helpers import data_sheet, log_in
 from .test_organiser_pages import preview
