@@ -34,6 +34,8 @@ ORGANISER_PAGES = [
     "/characters/{character}/timeline",
     "/users",
     "/account/password",
+    "/rulesets/ex-nihilo/sheet",
+    "/rulesets/athkri/sheet",
 ]
 REFEREE_PAGES = [
     "/referee/",
