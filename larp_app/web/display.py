@@ -12,7 +12,6 @@ from flask_babel import gettext as _
 
 from .. import rules
 from ..messages import problem_message, refusal_message
-from ..rules.dice import DIFFICULTIES
 from ..services.refusals import refusal_words
 from ..services.roster import original_and_translation as both_languages
 
@@ -82,7 +81,6 @@ def register(app: Flask) -> None:
         number=number,
     )
     app.jinja_env.globals.update(
-        dice_difficulties=DIFFICULTIES,
         entry_summary=entry_summary,
         entry_kinds=rules.entry_kinds,
         kind_words=kind_words,

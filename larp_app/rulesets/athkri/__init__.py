@@ -16,9 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from larp_app.rules import dice
-from larp_app.rules import entries as _entries
 from larp_app.rules.armour import take_blow
-from larp_app.rules.kinds import EntryKind, Translate
 from larp_app.rules.problems import Checker, RuleError
 from larp_app.rules.ruleset import Ruleset
 from larp_app.rules.sheet import Advancement, LarpSheet, read_who
@@ -27,9 +25,14 @@ from larp_app.rules.statuses import parse_status_catalogue
 from larp_app.rules.tables import TableSet
 from larp_app.rules.timeutil import format_instant
 
+from .entries import ENTRY_KINDS
+from .one_of_three import one_of_three_d10
+
 if TYPE_CHECKING:
-    from larp_app.rules.entries import CheckRoll, CoupDeGrace, DiceRoll, Heal, Hit, Save, StatusOn
+    from larp_app.rules.entries import CoupDeGrace, Heal, Hit, StatusOn
     from larp_app.rules.fold import Context
+
+    from .entries import CheckRoll, DiceRoll, Save
 
 KEY = "athkri"
 ATTRIBUTES = ("fisico", "agilidad", "mente", "intuicion", "presencia")
@@ -483,7 +486,7 @@ def check_roll(state: State, entry: CheckRoll, ctx: Context) -> State:
     target = entry.target
     if target is None and entry.key == ONGOING and track.ongoing is not None:
         target = track.ongoing.difficulty
-    roll = dice.one_of_three_d10(
+    roll = one_of_three_d10(
         rng,
         _level_of_dice(state, ctx),
         bonus,
@@ -510,7 +513,7 @@ def _level_of_dice(state: State, ctx: Context, asked: int = 0) -> int:
 
 def _save_roll(state: State, rng, target: int, ctx: Context) -> dice.Roll:
     """A Físico save: 1o3d10 + Físico + the conditions' modifiers against ``target``."""
-    return dice.one_of_three_d10(
+    return one_of_three_d10(
         rng,
         _level_of_dice(state, ctx),
         _fisico(ctx),
@@ -521,7 +524,7 @@ def _save_roll(state: State, rng, target: int, ctx: Context) -> dice.Roll:
 
 def roll_dice(state: State, entry: DiceRoll, ctx: Context) -> State:
     """A 1o3d10 on demand, kept with its dice; Malherido lowers it one level (§4.1)."""
-    roll = dice.one_of_three_d10(
+    roll = one_of_three_d10(
         dice.rng_for(_figures(ctx).dice_seed, entry.id),
         _level_of_dice(state, ctx, entry.level),
         entry.bonus,
@@ -676,44 +679,6 @@ def describe(state: State, ctx: Context) -> dict[str, Any]:
             for at, what, roll in track.rolls
         ],
     }
-
-
-# Its own kinds of entry (the readers are the log reader's): a referee's save, a condition's
-# check, a 1o3d10.
-def _save_summary(entry: Save, _: Translate) -> str:
-    return _("passed") if entry.success else _("failed")
-
-
-def _roll_summary(entry: CheckRoll, _: Translate) -> str:
-    return entry.key + ("" if entry.target is None else f" / {entry.target}")
-
-
-def _dice_summary(entry: DiceRoll, _: Translate) -> str:
-    keep = {1: "↑", 0: "", -1: "↓"}[entry.level]
-    target = "" if entry.target is None else f" / {entry.target}"
-    return f"1o3d10{keep} {entry.bonus:+d}{target}"
-
-
-ENTRY_KINDS = (
-    EntryKind(
-        "save",
-        *_entries.KINDS["save"],
-        label={"es": "Salvación de Físico", "en": "Físico save", "it": "Tiro salvezza di Físico"},
-        summary=_save_summary,
-    ),
-    EntryKind(
-        "roll",
-        *_entries.KINDS["roll"],
-        label={"es": "Tirada de condición", "en": "Condition roll", "it": "Tiro di condizione"},
-        summary=_roll_summary,
-    ),
-    EntryKind(
-        "dice",
-        *_entries.KINDS["dice"],
-        label={"es": "Tirada 1o3d10", "en": "1o3d10 roll", "it": "Tiro 1o3d10"},
-        summary=_dice_summary,
-    ),
-)
 
 
 RULESET = Ruleset(
