@@ -29,6 +29,9 @@ class Hit(Entry):
     damage: int = 1
     blows: int = 1
     pierce: bool = False
+    # The damage type, when not physical (cutting, piercing, blunt: every blow's by default),
+    # one its rule system declares (larp_app.rules.damage).
+    damage_type: str | None = None
     kind = "hit"
 
 
@@ -103,13 +106,17 @@ class Undo(Entry):
 
 
 MAX_TEXT = 2000
+PHYSICAL = "physical"  # a blow's damage type unless it names another
 
 
 def _hit(c: Checker, d: dict, p: str) -> dict:
+    damage_type = c.text(d, "damage_type", p + "damage_type", required=False, max_len=40)
     return {
         "damage": c.integer(d, "damage", p + "damage", lo=1, hi=100, required=False, default=1),
         "blows": c.integer(d, "blows", p + "blows", lo=1, hi=20, required=False, default=1),
         "pierce": c.boolean(d, "pierce", p + "pierce", default=False),
+        # A physical blow is every hit's default: said or not, the same entry.
+        "damage_type": None if damage_type == PHYSICAL else damage_type,
     }
 
 
