@@ -390,13 +390,10 @@ def defence(equilibrio: int, armour: Mapping[str, Any] | None) -> int:
 # Wounds -------------------------------------------------------------------------------------
 
 # The damage types a hit may name: "Intangibile: immune ai danni da taglio, punta e
-# contundenti. Continua a ricevere danno da Calore ed Elettricità."
+# contundenti. Continua a ricevere danno da Calore ed Elettricità." Physical is every blow's
+# (cutting, piercing, blunt), short on the console's Hit bar.
 DAMAGE_TYPES = {
-    "physical": {
-        "it": "Fisico (taglio, punta, botta)",
-        "es": "Físico (corte, perforación, contundente)",
-        "en": "Physical (cutting, piercing, blunt)",
-    },
+    "physical": {"it": "Fisico", "es": "Físico", "en": "Physical"},
     "heat": {"it": "Calore", "es": "Calor", "en": "Heat"},
     "electricity": {"it": "Elettricità", "es": "Electricidad", "en": "Electricity"},
 }

@@ -68,6 +68,8 @@ const config = {
   saves: event.saves,
   kinds: event.kinds ?? [], // the rule system's own kinds offered as a form
   ownKinds: event.own_kinds ?? [], // every kind of its own (the dice section shows for "dice")
+  handled: event.handled_kinds ?? null, // the kinds its rules apply (null: a kit kept before)
+  damageTypes: event.damage_types ?? [], // those a hit may name, physical first
   me: page.me,
   organiser: page.organiser,
   entries: `${page.api}/characters/${id}/entries`,
@@ -204,7 +206,8 @@ function entryWhat(entry) {
   const kind = words[`kind_${entry.kind}`] ?? entry.kind;
   if (entry.kind === "hit") {
     const damage = (entry.damage ?? 1) > 1 ? ` (${entry.damage})` : "";
-    return `${kind} ×${entry.blows ?? 1}${damage}`;
+    const type = config.damageTypes.find((t) => t.key === entry.damage_type);
+    return `${kind} ×${entry.blows ?? 1}${damage}${type ? ` · ${type.name}` : ""}`;
   }
   if (entry.key) return `${kind} ${statusNames[entry.key] ?? entry.key}`;
   if (entry.full) return `${kind} ${words.full}`;
@@ -281,7 +284,16 @@ function resetHit() {
   setStep("blows", 1);
   setStep("damage", 1);
   root.querySelector("[data-pierce]").checked = false;
+  damageType.selectedIndex = 0;
 }
+
+// A hit names its damage type where the rule system tells them apart (the first, physical,
+// is every blow's unless one is chosen); elsewhere there is no choice to make.
+const damageType = root.querySelector("[data-damage-type]");
+damageType.replaceChildren(...config.damageTypes.map((t) => new Option(t.name, t.key)));
+if (!config.damageTypes.length) root.querySelector("[data-damage-type-box]").remove();
+// Only what the rules allow: no coup de grâce where the rule system has none.
+root.querySelector('[data-open="coup"]').hidden = config.handled?.includes("coup_de_grace") === false;
 
 // Heal, repair and restore energy log one entry with the amount of the stepper.
 function withAmount(kind) {
@@ -294,6 +306,7 @@ const actions = {
   hit: () => {
     const fields = { blows: read("blows"), damage: read("damage") };
     if (root.querySelector("[data-pierce]").checked) fields.pierce = true;
+    if (damageType.selectedIndex > 0) fields.damage_type = damageType.value;
     resetHit();
     return log("hit", fields);
   },
