@@ -1,4 +1,5 @@
-"""Sistema Athkri (RULES.md §4) in the same engine: every wound rule as a readable test."""
+"""Sistema Athkri in the same engine: every wound rule as a readable test
+(larp_app/rulesets/athkri/README.md)."""
 
 import json
 import uuid

@@ -1,6 +1,7 @@
-"""Sistema Athkri's wound track as its seed says (issue 14): each test quotes the seed.
+"""Sistema Athkri's wound track as its seed says: each test quotes the seed.
 
-The seed is ``seeds/003_7b94916931d443c5.txt``; where RULES.md §4 says less, the seed wins.
+The seed is the conditions chapter of Sistema Athkri; larp_app/rulesets/athkri/README.md
+states the rules as the engine applies them, and where it says less, the seed wins.
 """
 
 import json

@@ -100,7 +100,6 @@ def test_the_ex_nihilo_console_offers_the_coup_de_grace_and_its_damage_types_in_
         ("electricity", "Elettricità"),
     ]
     assert config["fold"]["damage_types"] == ["heat", "electricity"]
-    assert "data-damage-type-box" in organiser.get("/console/1").get_data(as_text=True)
 
 
 def test_an_intangible_character_shrugs_off_a_sword_but_not_a_flame_through_the_api(organiser):

@@ -1,4 +1,5 @@
-"""Sistema Athkri (RULES.md §4): sheets, larp sheet, and the wound track with its saves.
+"""Sistema Athkri (its rules, the seed's words and the house decisions: README.md here): sheets,
+larp sheet, and the wound track with its saves.
 
 Puntos de Salud (PS) are the points (``hp``); damage is what the character lacks of the
 maximum (``hp_max − hp``). Estable above Físico, Malherido from Físico down to 1,
@@ -570,7 +571,7 @@ def roll_modifiers(state: State, ctx: Context) -> tuple[tuple[str, int], ...]:
 
 
 def _level_of_dice(state: State, ctx: Context, asked: int = 0) -> int:
-    """Malherido lowers the dado objetivo one level (§4.1)."""
+    """Malherido lowers the dado objetivo one level (README.md, "Dice")."""
     return asked - 1 if level(state, ctx) == "malherido" else asked
 
 
@@ -586,7 +587,7 @@ def _save_roll(state: State, rng, target: int, ctx: Context) -> dice.Roll:
 
 
 def roll_dice(state: State, entry: DiceRoll, ctx: Context) -> State:
-    """A 1o3d10 on demand, kept with its dice; Malherido lowers it one level (§4.1)."""
+    """A 1o3d10 on demand, kept with its dice; Malherido lowers it one level (README.md, "Dice")."""
     roll = one_of_three_d10(
         dice.rng_for(_figures(ctx).dice_seed, entry.id),
         _level_of_dice(state, ctx, entry.level),

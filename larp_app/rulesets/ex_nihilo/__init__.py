@@ -1,4 +1,5 @@
-"""EX Nihilo (RULES.md §2): sheet rules, conversion to the larp sheet, and wounds."""
+"""EX Nihilo (its rules, the seed's words and the house decisions: README.md here): sheet
+rules, conversion to the larp sheet, and wounds."""
 
 from __future__ import annotations
 
@@ -391,7 +392,7 @@ def defence(equilibrio: int, armour: Mapping[str, Any] | None) -> int:
 
 # The damage types a hit may name: "Intangibile: immune ai danni da taglio, punta e
 # contundenti. Continua a ricevere danno da Calore ed Elettricità." Physical is every blow's
-# (cutting, piercing, blunt), short on the console's Hit bar.
+# (cutting, piercing, blunt); the console names the others on its buttons.
 DAMAGE_TYPES = {
     "physical": {"it": "Fisico", "es": "Físico", "en": "Physical"},
     "heat": {"it": "Calore", "es": "Calor", "en": "Heat"},
@@ -399,7 +400,8 @@ DAMAGE_TYPES = {
 }
 
 # What every larp sheet recalls at 0 points and on a coup de grâce, in the rule's language
-# (the seed's "Vita e Morte"; the 3 seconds are RULES.md §2.2's) with its translations, and
+# (the published larp rules' "Vita e Morte", with their 3 seconds: README.md, "Wounds") with
+# its translations, and
 # where the console recalls it: at 0 points and dying, and beside the coup de grâce.
 SHEET_RULES = (
     {

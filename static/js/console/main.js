@@ -284,14 +284,21 @@ function resetHit() {
   setStep("blows", 1);
   setStep("damage", 1);
   root.querySelector("[data-pierce]").checked = false;
-  damageType.selectedIndex = 0;
 }
 
-// A hit names its damage type where the rule system tells them apart (the first, physical,
-// is every blow's unless one is chosen); elsewhere there is no choice to make.
-const damageType = root.querySelector("[data-damage-type]");
-damageType.replaceChildren(...config.damageTypes.map((t) => new Option(t.name, t.key)));
-if (!config.damageTypes.length) root.querySelector("[data-damage-type-box]").remove();
+// A hit of another damage type (heat, electricity...) where the rule system tells them apart:
+// a button each in "More", beside the bar's Hit (physical, every blow's unless one is named).
+root.querySelector("[data-typed-hits]").replaceWith(
+  ...config.damageTypes.slice(1).map((type) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "big";
+    button.dataset.action = "hit";
+    button.dataset.damageType = type.key;
+    button.textContent = `${words.kind_hit} · ${type.name}`;
+    return button;
+  }),
+);
 // Only what the rules allow: no coup de grâce where the rule system has none.
 root.querySelector('[data-open="coup"]').hidden = config.handled?.includes("coup_de_grace") === false;
 
@@ -303,10 +310,10 @@ function withAmount(kind) {
 }
 
 const actions = {
-  hit: () => {
+  hit: (button) => {
     const fields = { blows: read("blows"), damage: read("damage") };
     if (root.querySelector("[data-pierce]").checked) fields.pierce = true;
-    if (damageType.selectedIndex > 0) fields.damage_type = damageType.value;
+    if (button?.dataset.damageType) fields.damage_type = button.dataset.damageType;
     resetHit();
     return log("hit", fields);
   },
@@ -423,7 +430,7 @@ root.addEventListener("click", (event) => {
     log("save", { success: button.dataset.saveResult === "true" });
   } else if (button.dataset.action) {
     button.closest("dialog")?.close();
-    actions[button.dataset.action]?.();
+    actions[button.dataset.action]?.(button);
   }
 });
 
