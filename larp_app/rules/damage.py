@@ -32,10 +32,20 @@ def blow_lands(state: State, entry: Hit, ctx: Context) -> bool:
         raise RuleError("unknown_damage_type", type=kind, allowed=damage_types(ctx))
     if not state.statuses:
         return True  # most blows
-    kind = kind or PHYSICAL
-    catalogue = ctx.catalogue
-    for active in state.statuses:
-        status = catalogue.get(active.key)
-        if status is not None and kind in (status.texts.get(IMMUNE) or ()):
-            return False
+    immune = ctx.memo.get(_MEMO)
+    if immune is None:  # once per fold: the statuses that make a character immune, to what
+        immune = ctx.memo[_MEMO] = {
+            key: frozenset(status.texts[IMMUNE])
+            for key, status in ctx.catalogue.items()
+            if status.texts.get(IMMUNE)
+        }
+    if immune:
+        kind = kind or PHYSICAL
+        for active in state.statuses:
+            types = immune.get(active.key)
+            if types is not None and kind in types:
+                return False
     return True
+
+
+_MEMO = "damage.immune"  # its key in a fold's Context.memo

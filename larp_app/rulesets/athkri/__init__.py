@@ -370,9 +370,11 @@ def hit(state: State, entry: Hit, ctx: Context) -> State:
     "+20 a Blindaje"), then the sheet's."""
     if not blow_lands(state, entry, ctx):
         return state
-    layers = _live_layers(state)
-    if layers != _track(state).layers:  # conditions over since: what they added is gone
-        state = state.evolve(track=_track_with(_track(state), layers=layers))
+    layers = () if state.track is None else state.track.layers
+    if layers:
+        layers = _live_layers(state)
+        if layers != state.track.layers:  # conditions over since: what they added is gone
+            state = state.evolve(track=_track_with(state.track, layers=layers))
     for blow in range(entry.blows):
         rest = entry.damage
         if layers and not entry.pierce:
