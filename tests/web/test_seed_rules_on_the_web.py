@@ -115,6 +115,8 @@ def test_an_intangible_character_shrugs_off_a_sword_but_not_a_flame_through_the_
     cold = post_entry(organiser, "hit", damage_type="cold")
     assert (cold.status_code, cold.json["error"]) == (409, "unknown_damage_type")
     assert "cold" in cold.json["message"]
+    page = organiser.get("/characters/1", headers={"Accept-Language": "it"})
+    assert "1 × 4 · Calore" in page.get_data(as_text=True)  # the log names the type in words
 
 
 @pytest.mark.parametrize(("ruleset", "offered"), [("athkri", False), ("ex-nihilo", True)])
