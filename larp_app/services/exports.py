@@ -121,16 +121,28 @@ def _csv(columns: tuple[str, ...], rows: list[dict[str, Any]]) -> str:
     return BOM + out.getvalue()
 
 
+# A cell a spreadsheet would run as a formula (a name typed as "=HYPERLINK(...)").
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def formula_safe(text: str) -> str:
+    """Text that would start a formula starts with ' instead: Excel and LibreOffice show it
+    as typed and never run it (the OWASP advice for CSV files)."""
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
 def _cell(value: Any) -> str:
     if value is None:
         return ""
     if isinstance(value, bool):
         return "yes" if value else "no"
+    if isinstance(value, int | float):
+        return str(value)  # a number, negative or not, stays a number
     if isinstance(value, list):
-        return " | ".join(map(str, value))
+        return formula_safe(" | ".join(map(str, value)))
     if isinstance(value, dict):
         return json.dumps(value, ensure_ascii=False, sort_keys=True)
-    return str(value)
+    return formula_safe(str(value))
 
 
 def states_csv(data: dict[str, Any]) -> str:
