@@ -111,7 +111,7 @@ def _conditional(response):
     """ETag on every JSON answer, so polling phones get a 304 when nothing changed; answers
     that carry their version's ETag were checked before any work (``versioned``)."""
     if request.method == "GET" and response.status_code in (200, 304):
-        response.headers["Cache-Control"] = "no-cache"
+        response.headers.setdefault("Cache-Control", "no-cache")
         if response.status_code == 200 and response.is_json and "ETag" not in response.headers:
             response.add_etag()
             response.make_conditional(request)
@@ -430,7 +430,9 @@ def post_archive(event_id: int):
 @requires("organiser")
 def get_export(event_id: int):
     """Final states, one per character, and the whole log."""
-    return jsonify(export_data(db.get_or_404(Event, event_id), now_utc()))
+    response = jsonify(export_data(db.get_or_404(Event, event_id), now_utc()))
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 @bp.get("/characters/<int:character_id>/state")
@@ -547,6 +549,8 @@ def get_phone_roster():
             raise rules.InvalidInput(
                 [rules.Problem("event", "not_int", {"got": events[:40]})]
             ) from None
+        if any(not 0 < n <= MAX_ID for n in event_ids):  # beyond the database's integers
+            raise rules.InvalidInput([rules.Problem("event", "not_found", {"got": events[:40]})])
     worked = assigned_events(g.user)  # None: every open event
     if event_ids is None:
         event_ids = None if worked is None else sorted(worked)
