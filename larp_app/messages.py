@@ -92,6 +92,9 @@ REFUSALS = {
     "bad_short_code": _l("this code has a typo: check each character"),
     "withdrawn": _l("this character was withdrawn from the event"),
     "event_archived": _l("the event is archived: nothing more can be logged"),
+    "archived_out_of_reach": _l(
+        "the event {event} is archived: it is off the referees' phones, only organisers read it"
+    ),
     "character_withdrawn": _l("the character was withdrawn from the event"),
     "too_many": _l("too many codes refused in a minute: wait a minute and try again"),
 }

@@ -66,8 +66,9 @@ def _http(exc: HTTPException):
 
 @bp.errorhandler(NotYourEvent)
 def _not_your_event(exc: NotYourEvent):
-    message = refusal_message("not_your_event", {"event": exc.event.name})
-    return error(403, "not_your_event", message, {"event": exc.event.id})
+    words = "archived_out_of_reach" if exc.code == "event_archived" else exc.code
+    message = refusal_message(words, {"event": exc.event.name})
+    return error(403, exc.code, message, {"event": exc.event.id})
 
 
 def _caller():
@@ -155,12 +156,13 @@ CHARACTER_WITH_EVENT = (
 )
 
 
-def _character(character_id: int) -> Character:
-    """The character, refused (403) to a referee who does not work its event."""
+def _character(character_id: int, reading: bool = True) -> Character:
+    """The character, refused (403) to a referee who does not work its event, or who would
+    read an archived one (services/assignments.py)."""
     character = db.session.scalars(CHARACTER_WITH_EVENT, {"id": character_id}).one_or_none()
     if character is None:
         abort(404)
-    require_event(g.user, character.event)
+    require_event(g.user, character.event, reading)
     return character
 
 
@@ -494,7 +496,7 @@ def get_entries(character_id: int):
 @bp.post("/characters/<int:character_id>/entries")
 @requires("organiser", "referee")
 def post_entry(character_id: int):
-    character = _character(character_id)
+    character = _character(character_id, reading=False)
     body = _json_body()
     if isinstance(body, dict) and not rules.may_log(body.get("kind"), g.user.role):
         return error(403, "forbidden", refusal_message("only_organisers", {}))
@@ -554,10 +556,10 @@ def get_phone_roster():
     worked = assigned_events(g.user)  # None: every open event
     if event_ids is None:
         event_ids = None if worked is None else sorted(worked)
-    elif worked is not None:
+    else:
         for event_id in event_ids:
-            if event_id not in worked and (event := db.session.get(Event, event_id)):
-                raise NotYourEvent(event)
+            if event := db.session.get(Event, event_id):
+                require_event(g.user, event)
     since = request.args.get("since")
     token, data = phone_roster(locale, now_utc(), since, event_ids)
     etag = f"roster.{locale}.{token}"
