@@ -513,12 +513,24 @@ def tls_init_command(names: tuple[str, ...], addresses: tuple[str, ...], keep: b
             tls.ipaddress.ip_address(address)
     except ValueError:
         _fail([rules.Problem("--ip", "not_ip", {"got": address})])
-    if keep and files.ca_cert.exists() and tls.covers(files, all_names, all_addresses):
+    public = [a for a in addresses if not tls.is_venue_address(a)]
+    if public:  # the venue's authority signs for private addresses only
+        _fail([rules.Problem("--ip", "not_private", {"got": public[0]})])
+    fits = tls.authority_fits(files, all_names)
+    if keep and fits and tls.covers(files, all_names, all_addresses):
         click.echo(f"HTTPS certificate kept: {files.cert}")
         return
-    _cert, new = tls.ensure_authority(files, all_names[0])
+    replaced = files.ca_cert.exists() and not fits
+    ca_cert, new = tls.ensure_authority(files, all_names)
     server = tls.issue_server_certificate(files, all_names, all_addresses)
-    click.echo(f"authority: {files.ca_cert}" + (" (new: phones install it once)" if new else ""))
+    until = f"{ca_cert.not_valid_after_utc:%Y-%m-%d}"
+    said = f" (new, for this venue only, until {until}: phones install it once)" if new else ""
+    click.echo(f"authority: {files.ca_cert}{said}")
+    if replaced:
+        click.echo(
+            "the previous authority is replaced (it could sign for any site, or had expired, "
+            "or did not name this machine): remove it from the phones that trusted it"
+        )
     click.echo(
         f"server certificate: {files.cert}, until {server.not_valid_after_utc:%Y-%m-%d}, for "
         + ", ".join([*dict.fromkeys(all_names), *dict.fromkeys(all_addresses)])

@@ -20,6 +20,9 @@ PROBLEMS = {
     "not_list": _l("must be a list"),
     "not_uuid": _l("must be a UUID, got {got}"),
     "not_ip": _l("must be an IP address, got {got}"),
+    "not_private": _l(
+        "must be a private address (the venue's authority signs for no public one), got {got}"
+    ),
     "not_instant": _l("must be an ISO-8601 date and time, got {got}"),
     "not_json": _l("is not valid JSON: {detail}"),
     "too_long": _l("must be at most {max} characters, got {got}"),
