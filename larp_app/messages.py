@@ -95,6 +95,9 @@ REFUSALS = {
     "bad_short_code": _l("this code has a typo: check each character"),
     "withdrawn": _l("this character was withdrawn from the event"),
     "event_archived": _l("the event is archived: nothing more can be logged"),
+    "not_the_author": _l(
+        "logged by {author}: only {author}, logged in, sends it (it waits on the phone)"
+    ),
     "archived_out_of_reach": _l(
         "the event {event} is archived: it is off the referees' phones, only organisers read it"
     ),

@@ -56,7 +56,8 @@ def _invalid(exc: rules.InvalidInput):
 
 @bp.errorhandler(rules.RuleError)
 def _refused(exc: rules.RuleError):
-    return error(409, exc.code, refusal_message(exc.code, exc.params), exc.params)
+    status = 403 if exc.code == "not_the_author" else 409  # the caller's name, not the rules
+    return error(status, exc.code, refusal_message(exc.code, exc.params), exc.params)
 
 
 @bp.errorhandler(HTTPException)
@@ -588,6 +589,15 @@ def post_sync():
     items = body.get("entries") if isinstance(body, dict) else None
     if not isinstance(items, list):
         raise rules.InvalidInput([rules.Problem("entries", "not_list")])
+    # Entries the phone holds for another user: reported, so the organiser sees them, and
+    # answered ``held`` (never stored under the caller's name: each must name its author).
+    held = body.get("held", [])
+    if not isinstance(held, list):
+        raise rules.InvalidInput([rules.Problem("held", "not_list")])
+    for row, item in enumerate(held):
+        if not isinstance(item, dict) or not isinstance(item.get("author"), str):
+            raise rules.InvalidInput([rules.Problem(f"held[{row}].author", "required")])
+    items = [*items, *held]
     if len(items) > MAX_SYNC:
         raise rules.InvalidInput(
             [rules.Problem("entries", "too_many", {"max": MAX_SYNC, "got": len(items)})]
