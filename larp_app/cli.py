@@ -118,9 +118,9 @@ def convert_command(sheet_file: str) -> None:
 def replay_command(sheet_file: str, log_file: str, at_text: str, settings_file: str | None):
     """Print a character's state at --at from SHEET.json and an exported LOG.json."""
     try:
-        at = rules.parse_instant(at_text)
-    except ValueError:
-        _fail([rules.Problem("--at", "not_instant", {"got": at_text})])
+        at = rules.parse_instant(at_text, zone=True)
+    except ValueError as wrong:
+        _fail([rules.Problem("--at", rules.instant_problem(wrong), {"got": at_text})])
     raw_sheet = _load_json(sheet_file, "sheet")
     raw_settings = _load_json(settings_file, "settings") if settings_file else None
     try:

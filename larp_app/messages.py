@@ -24,6 +24,7 @@ PROBLEMS = {
         "must be a private address (the venue's authority signs for no public one), got {got}"
     ),
     "not_instant": _l("must be an ISO-8601 date and time, got {got}"),
+    "no_zone": _l("must say its time zone (Z for UTC, or an offset such as +01:00), got {got}"),
     "not_json": _l("is not valid JSON: {detail}"),
     "too_long": _l("must be at most {max} characters, got {got}"),
     "too_many": _l("must hold at most {max} items, got {got}"),

@@ -72,10 +72,11 @@ def _placed(entry: rules.Entry, raw: dict[str, Any], now: datetime, limits) -> d
     at = entry.at
     if raw.get("sent_at") is not None:
         try:
-            at = at + (now - rules.parse_instant(raw["sent_at"]))
-        except (ValueError, OverflowError):
+            at = at + (now - rules.parse_instant(raw["sent_at"], zone=True))
+        except (ValueError, OverflowError) as wrong:
+            code = rules.instant_problem(wrong) if isinstance(wrong, ValueError) else "not_instant"
             raise rules.InvalidInput(
-                [rules.Problem("sent_at", "not_instant", {"got": str(raw["sent_at"])[:40]})]
+                [rules.Problem("sent_at", code, {"got": str(raw["sent_at"])[:40]})]
             ) from None
     future, age = limits
     if at > now + future:

@@ -21,7 +21,7 @@ from ..services.assignments import NotYourEvent, assigned_events, require_event
 from ..services.badges import BadgeRefused, resolve_badge, scan_url, status_url
 from ..services.badges import reissue_badge as reissue_and_commit
 from ..services.character_log import annotated_log
-from ..services.characters import check_sheets, edit_sheet, import_sheets, withdraw
+from ..services.characters import edit_sheet, withdraw
 from ..services.clock import now_utc
 from ..services.conflicts import (
     Voided,
@@ -34,6 +34,7 @@ from ..services.conflicts import (
 from ..services.entries import record_entry, state_of
 from ..services.events import archive_event, create_event
 from ..services.exports import export_data
+from ..services.reimport import ADDED, apply_import, plan_import
 from ..services.roster import phone_roster, roster_text
 from ..services.snapshots import Since, snapshots, state_etag
 from ..services.sync import sync_one
@@ -172,9 +173,10 @@ def _at_param():
     if text is None:
         return now_utc()
     try:
-        return rules.parse_instant(text)
-    except ValueError:
-        raise rules.InvalidInput([rules.Problem("at", "not_instant", {"got": text[:40]})]) from None
+        return rules.parse_instant(text, zone=True)
+    except ValueError as wrong:
+        problem = rules.Problem("at", rules.instant_problem(wrong), {"got": text[:40]})
+        raise rules.InvalidInput([problem]) from None
 
 
 def _state_json(snapshot: rules.Snapshot) -> dict:
@@ -207,10 +209,10 @@ def _badge_refused(code: str):
 def get_badge(presented: str):
     """The character a scanned secret or a typed short code names."""
     event_id = request.args.get("event", type=int)
-    if event_id is not None and (
-        not 0 < event_id <= MAX_ID or db.session.get(Event, event_id) is None
-    ):
+    if event_id is not None and not 0 < event_id <= MAX_ID:
         raise rules.InvalidInput([rules.Problem("event", "not_found", {"got": event_id})])
+    if event_id is not None and db.session.get(Event, event_id) is None:
+        return error(404, "not_found", f"no event {event_id}")  # well formed, names nothing
     if event_id is not None:
         require_event(g.user, db.session.get(Event, event_id))
     try:
@@ -274,22 +276,33 @@ def post_event():
 @bp.post("/events/<int:event_id>/characters")
 @requires("organiser")
 def post_characters(event_id: int):
+    """Import sheets as the web and the command line do: a sheet with the same player and
+    character name as one of the event's (or an ``id`` naming it) updates it, a new one adds
+    a character, two rows for one character are refused; all or nothing."""
     event = db.get_or_404(Event, event_id)
     body = _json_body()
-    characters = import_sheets(event, body if isinstance(body, list) else [body])
+    plan = apply_import(event, body if isinstance(body, list) else [body], g.user)
     # The answer is built before the commit, which would expire every row just written.
-    answer = {"characters": [_character_json(c, warnings=True) for c in characters]}
+    answer = {
+        "characters": [
+            {**_character_json(row.character, warnings=True), "import": row.kind}
+            | ({"changed": row.fields} if row.fields else {})
+            for row in plan.rows
+        ]
+    }
     db.session.commit()
-    return jsonify(answer), 201
+    return jsonify(answer), 201 if plan.count(ADDED) else 200
 
 
 @bp.post("/events/<int:event_id>/characters/check")
 @requires("organiser")
 def check_characters(event_id: int):
-    """Preview an import: every error and warning per row, nothing saved."""
+    """Preview an import: every error and warning per row (two rows for one character
+    included), nothing saved."""
     event = db.get_or_404(Event, event_id)
     body = _json_body()
-    _, errors, warnings = check_sheets(event, body if isinstance(body, list) else [body])
+    plan = plan_import(event, body if isinstance(body, list) else [body])
+    errors, warnings = plan.errors, plan.warnings
     return jsonify(
         {
             "errors": [p.to_dict() | {"message": problem_message(p)} for p in errors],
