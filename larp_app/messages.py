@@ -96,6 +96,11 @@ REFUSALS = {
     "bad_short_code": _l("this code has a typo: check each character"),
     "withdrawn": _l("this character was withdrawn from the event"),
     "event_archived": _l("the event is archived: nothing more can be logged"),
+    "fair_share": _l(
+        "costly reads (whole rosters, exports, the report) come one at a time for each "
+        "account, with a rest after each: try again in {seconds} s"
+    ),
+    "server_busy": _l("the server is busy with other costly reads: try again in {seconds} s"),
     "not_the_author": _l(
         "logged by {author}: only {author}, logged in, sends it (it waits on the phone)"
     ),

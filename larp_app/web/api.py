@@ -40,6 +40,7 @@ from ..services.snapshots import Since, snapshots, state_etag
 from ..services.sync import sync_one
 from ..services.users import user_for_token
 from .display import entry_summary, public_base_url
+from .fair import costly
 from .hygiene import MAX_ID, api_error, http_api_error
 from .openapi import document
 
@@ -313,6 +314,7 @@ def check_characters(event_id: int):
 
 @bp.get("/events/<int:event_id>/roster")
 @requires("organiser", "referee")
+@costly(when=lambda: "at" in request.args or "since" not in request.args)
 def roster(event_id: int):
     """The event's characters and states; with ``since`` (the ``version`` of an earlier
     answer) only those whose state changed after it, a 304 when none did."""
@@ -444,6 +446,7 @@ def post_archive(event_id: int):
 
 @bp.get("/events/<int:event_id>/export")
 @requires("organiser")
+@costly()
 def get_export(event_id: int):
     """Final states, one per character, and the whole log."""
     response = jsonify(export_data(db.get_or_404(Event, event_id), now_utc()))
@@ -547,6 +550,7 @@ def me():
 
 @bp.get("/roster")
 @requires("organiser", "referee")
+@costly(when=lambda: "since" not in request.args)
 def get_phone_roster():
     """Everything a referee's phone keeps to scan and log offline (badges hashed), for the
     events the referee works (services/assignments.py).

@@ -11,6 +11,7 @@ from ..services.clock import now_utc
 from ..services.entries import state_of
 from .auth import login_required
 from .console import not_your_event
+from .fair import costly
 
 bp = Blueprint("referee", __name__, url_prefix="/referee")
 
@@ -31,6 +32,7 @@ def events():
 
 @bp.get("/events/<int:event_id>")
 @login_required("referee", "organiser")
+@costly()
 def roster(event_id: int):
     event = db.get_or_404(Event, event_id)
     if refused := out_of_reach(g.user, event):

@@ -21,6 +21,7 @@ from ...services.exports import export_data, log_csv, states_csv
 from ...services.report import event_report, timeline
 from ..auth import login_required
 from ..charts import bar_chart, grouped_bars, line_chart
+from ..fair import costly
 from ..forms import field_errors
 from ..player import status_names
 from . import bp
@@ -83,6 +84,7 @@ def report_charts(report, event: Event) -> dict[str, str]:
 
 @bp.get("/events/<int:event_id>/report")
 @login_required("organiser")
+@costly()
 def report(event_id: int):
     event = db.get_or_404(Event, event_id)
     data = event_report(event, now_utc())
@@ -124,6 +126,7 @@ def _download(text: str, mimetype: str, filename: str) -> Response:
 
 @bp.get("/events/<int:event_id>/export/<any(states, log):what>.csv")
 @login_required("organiser")
+@costly()
 def export_csv(event_id: int, what: str):
     event = db.get_or_404(Event, event_id)
     data = export_data(event, now_utc())
@@ -133,6 +136,7 @@ def export_csv(event_id: int, what: str):
 
 @bp.get("/events/<int:event_id>/export.json")
 @login_required("organiser")
+@costly()
 def export_json(event_id: int):
     event = db.get_or_404(Event, event_id)
     text = "\ufeff" + json.dumps(export_data(event, now_utc()), ensure_ascii=False, indent=1)
