@@ -97,8 +97,11 @@ def state_requests(base, token, character, stop, times):
     url = f"{base}/api/v1/characters/{character}/state"
     while not stop.is_set():
         begun = time.monotonic()
-        answer = session.get(url, timeout=TIMEOUT)
-        times.append((time.monotonic() - begun, answer.status_code))
+        try:
+            code = session.get(url, timeout=TIMEOUT).status_code
+        except requests.RequestException:
+            code = 0  # no answer in TIMEOUT s: counted at that length
+        times.append((time.monotonic() - begun, code))
         stop.wait(max(0.0, STATE_EVERY - (time.monotonic() - begun)))
 
 
@@ -143,10 +146,11 @@ def phase(base, tokens, event, character, seconds, pids, loops=(), polite=True):
     own_cores = (time.process_time() - own) / wall
     busy = None if machine is None else (machine_busy_seconds() - machine) / wall
     other = None if busy is None else max(0.0, busy - server_cores - own_cores)
-    ms = sorted(t * 1000 for t, _ in times)
+    ms = sorted(t * 1000 for t, _ in times) or [float("nan")]
     return {
+        "unanswered": sum(1 for _, code in times if code != 200),
         "p50": median(ms),
-        "p95": quantiles(ms, n=20, method="inclusive")[-1],
+        "p95": quantiles(ms, n=20, method="inclusive")[-1] if len(ms) > 1 else ms[0],
         "max": ms[-1],
         "count": len(ms),
         "statuses": dict(statuses),
@@ -171,7 +175,8 @@ def show(label, figures, quiet=None):
     other = "?" if figures["other"] is None else f"{figures['other']:.2f}"
     print(
         f"  {label:<28} state p50 {figures['p50']:6.1f} ms  p95 {figures['p95']:7.1f} ms  "
-        f"max {figures['max']:7.1f} ms  ({figures['count']} asked){ratio}"
+        f"max {figures['max']:7.1f} ms  ({figures['count']} asked, "
+        f"{figures['unanswered']} not 200){ratio}"
     )
     loops = ", ".join(f"{k}: {v}" for k, v in sorted(figures["statuses"].items())) or "none"
     print(

@@ -78,10 +78,15 @@ async function send(api, csrf, items, held = []) {
   return response.json();
 }
 
-// What became of an item, from the server's answer (`me`: who sent it).
+// What became of an item, from the server's answer (`me`: who sent it). Someone else's
+// entry stays pending, reported, whatever the server says of it, unless it is stored (its
+// author sent it from another phone): only its author hears why it would be refused.
 function answered(item, result, me) {
-  if (result.status === "held") return { ...item, heldReportedTo: me }; // still pending
-  if (result.status === "stored" || result.status === "duplicate") {
+  const stored = result.status === "stored" || result.status === "duplicate";
+  if (!stored && (result.status === "held" || item.author !== me)) {
+    return { ...item, heldReportedTo: me };
+  }
+  if (stored) {
     return { ...item, status: "stored", state: result.state, answeredAt: Date.now() };
   }
   const message = result.message || result.status;
@@ -134,7 +139,7 @@ export function syncOutbox(api = "/api/v1") {
           if (!result) continue;
           const next = answered(item, result, me.username);
           tx.objectStore("outbox").put(next);
-          if (result.status === "held") continue;
+          if (next.status === "pending") continue; // held for its author
           if (next.status === "stored") {
             sent += 1;
             if (isNewer(result.state, states.get(item.character))) {
