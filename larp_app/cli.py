@@ -24,7 +24,7 @@ from .services.demo import load_demo
 from .services.event_archive import ArchiveRefused, export_event, import_event
 from .services.events import archive_event, create_event
 from .services.reimport import ADDED, UNCHANGED, UPDATED, apply_import
-from .services.sheet_files import read_json, read_sheet_file
+from .services.sheet_files import ENCODINGS, read_json, read_sheet_bytes
 from .services.users import (
     ROLES,
     create_user,
@@ -83,6 +83,11 @@ def _load_json(path: str, label: str) -> Any:
         _fail([rules.Problem(label, "not_json", {"detail": str(exc)})])
     except rules.InvalidInput as exc:
         _fail(exc.problems)
+
+
+def _shown(value: Any) -> str:
+    """A sheet's value on one line: text as is, anything else as JSON."""
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
 def _print(data: Any) -> None:
@@ -178,15 +183,20 @@ def log_kinds_command(ruleset: str | None) -> None:
 @click.argument("event_id", metavar="EVENT", type=int)
 @click.argument("sheets_file", metavar="FILE", type=click.Path(dir_okay=False, exists=True))
 def import_command(event_id: int, sheets_file: str) -> None:
-    """Import a JSON list or a CSV file of tabletop sheets into EVENT: all of them, or none."""
+    """Import a JSON list or a CSV file of tabletop sheets into EVENT: all of them, or none
+    (UTF-8, UTF-16 or Windows-1252, as the web import reads them)."""
     event = db.session.get(Event, event_id)
     if event is None:
         _fail([rules.Problem("EVENT", "not_found", {"got": event_id})])
-    text = Path(sheets_file).read_text(encoding="utf-8", errors="replace")
     try:
-        sheets, rows = read_sheet_file(text, sheets_file, event.ruleset)
+        # The bytes as the web import reads them: UTF-8 (BOM or not), UTF-16, Windows-1252.
+        sheets, rows, encoding = read_sheet_bytes(
+            Path(sheets_file).read_bytes(), sheets_file, event.ruleset
+        )
     except rules.InvalidInput as exc:
         _fail(exc.problems)
+    if encoding != ENCODINGS["utf-8"]:
+        click.echo(f"read as {encoding}")
     try:
         plan = apply_import(event, sheets, None)
     except rules.InvalidInput as exc:
@@ -194,8 +204,18 @@ def import_command(event_id: int, sheets_file: str) -> None:
         _fail([_on_row(p, rows) for p in exc.problems])
     db.session.commit()
     for row, line in zip(plan.rows, rows, strict=True):
-        if row.kind == UPDATED:
-            click.echo(f"row {line}: updated {row.character.name}: {', '.join(row.fields)}")
+        if row.kind != UPDATED:
+            continue
+        changes = "; ".join(f"{c.path} {_shown(c.before)} → {_shown(c.after)}" for c in row.changes)
+        click.echo(f"row {line}: updated {row.character.name}: {changes}")
+        for c in row.changes:
+            if c.web_edit is not None:
+                click.echo(
+                    f"row {line}: {c.path} was changed on the web since the last import "
+                    f"({c.web_edit.author or '-'}, {rules.format_instant(c.web_edit.at)}): "
+                    "this import replaced that change",
+                    err=True,
+                )
     added, updated = plan.count(ADDED), plan.count(UPDATED)
     click.echo(
         f"imported {added + updated} characters into event {event.id}: {added} added, "

@@ -36,7 +36,7 @@ PROBLEMS = {
     "unknown_table": _l("is not a table of this ruleset (known: {allowed})"),
     "ruleset_mismatch": _l("must be {expected}, got {got}"),
     "duplicate": _l("appears twice: {got}"),
-    "unknown_column": _l("is not a column of the template: {got} (known: {allowed})"),
+    "unknown_column": _l("is not a column of the template, whose columns are: {allowed}"),
     "not_utf8": _l('cannot be read: save it as "CSV UTF-8" and upload it again'),
     "no_csv_format": _l("is a spreadsheet, but this rule system reads only JSON sheets"),
     "csv_separator": _l("cannot hold the characters | or : in a CSV cell"),
@@ -138,13 +138,16 @@ def _range(params: dict[str, Any]) -> str:
     return str(_l("must be ≤ {max}, got {got}")).format(max=hi, got=got)
 
 
-def problem_message(problem: Problem) -> str:
-    """``attributes.corpo: must be 8–22, got 25``."""
+def problem_words(problem: Problem) -> str:
+    """What is wrong, without naming the field: ``must be 8–22, got 25``."""
     if problem.code == "out_of_range":
-        text = _range(problem.params)
-    else:
-        text = _render(PROBLEMS.get(problem.code, problem.code), problem.params)
-    return f"{problem.path}: {text}"
+        return _range(problem.params)
+    return _render(PROBLEMS.get(problem.code, problem.code), problem.params)
+
+
+def problem_message(problem: Problem, field: str | None = None) -> str:
+    """``attributes.corpo: must be 8–22, got 25``, or the field as ``field`` names it."""
+    return f"{problem.path if field is None else field}: {problem_words(problem)}"
 
 
 def refusal_message(code: str, params: dict[str, Any]) -> str:

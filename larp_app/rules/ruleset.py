@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .problems import Checker
+from .schema import SheetSchema
 from .tables import TableParser, TableSet
 
 if TYPE_CHECKING:
@@ -60,10 +61,6 @@ class Ruleset:
     form_tables: Callable[[Mapping[str, str], Mapping[str, Any]], dict[str, Any]] = (
         lambda form, shipped: {}
     )
-    # Its sheets in a spreadsheet, if it has a CSV format: ``read_csv(text)`` -> (sheets, the
-    # line of each), and the downloadable template, ``template_csv()`` -> text.
-    read_csv: Callable[[str], tuple[list[Any], list[int]]] | None = None
-    template_csv: Callable[[], str] | None = None
     # The package's folder: data/ (its shipped tables), templates/ (found by the web app as
     # ``rulesets/<key>/...``: its larp-sheet partial, its settings fields), static/ (served at
     # /rulesets/<key>/static/...). None for a rule system that ships none of them.
@@ -71,6 +68,16 @@ class Ruleset:
     # The larp sheet's details its phone fold (static/fold.js) reads, sent to phones with the
     # sheet's maxima; None: every detail.
     fold_details: tuple[str, ...] | None = None
+    # Its tabletop sheet as a JSON Schema document with labels and spreadsheet columns in each
+    # language (larp_app.rules.schema): imports, the CSV template, the edit form and the names
+    # of fields in messages are derived from it. None: sheets only as JSON, edited as text.
+    sheet_schema: Mapping[str, Any] | None = None
+
+    def schema(self) -> SheetSchema | None:
+        """The sheet schema, read once."""
+        if self.sheet_schema is None:
+            return None
+        return _read_schema(self.key, self.language, id(self.sheet_schema), self.sheet_schema)
 
     def shipped_table(self, name: str) -> Any:
         """A fresh copy of the table ``name`` shipped in the package's data/ folder."""
@@ -85,6 +92,16 @@ class Ruleset:
     def static_dir(self) -> Path | None:
         folder = self.package_dir / "static" if self.package_dir else None
         return folder if folder and folder.is_dir() else None
+
+
+_schemas: dict[tuple[str, str, int], SheetSchema] = {}
+
+
+def _read_schema(key: str, language: str, ident: int, document: Mapping[str, Any]) -> SheetSchema:
+    found = _schemas.get((key, language, ident))
+    if found is None or found.document is not document:
+        found = _schemas[(key, language, ident)] = SheetSchema(document, language)
+    return found
 
 
 @cache

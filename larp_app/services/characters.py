@@ -124,17 +124,27 @@ def sheet_history(character: Character) -> list[SheetChange]:
     )
 
 
-def changed_fields(before: dict | None, after: dict) -> list[str]:
-    """The sheet's fields that differ, one level deep (``attributes.x``, ``weapons``...)."""
+def field_changes(before: dict | None, after: dict) -> list[tuple[str, Any, Any]]:
+    """(field, before, after) of each field of the sheet that differs, one level deep
+    (``attributes.x``, ``skills.y``, ``weapons``...)."""
     before = before or {}
-    names = []
+    changes = []
     for key in sorted(set(before) | set(after), key=lambda k: (k not in after, k)):
         old, new = before.get(key), after.get(key)
         if isinstance(old, dict) and isinstance(new, dict):
-            names += [f"{key}.{k}" for k in sorted(set(old) | set(new)) if old.get(k) != new.get(k)]
+            changes += [
+                (f"{key}.{k}", old.get(k), new.get(k))
+                for k in sorted(set(old) | set(new))
+                if old.get(k) != new.get(k)
+            ]
         elif old != new:
-            names.append(key)
-    return names
+            changes.append((key, old, new))
+    return changes
+
+
+def changed_fields(before: dict | None, after: dict) -> list[str]:
+    """The sheet's fields that differ, one level deep (``attributes.x``, ``weapons``...)."""
+    return [name for name, _old, _new in field_changes(before, after)]
 
 
 def withdraw(character: Character, withdrawn: bool = True) -> None:

@@ -3,7 +3,9 @@
 A row matches an existing character by its ``id`` (the event's character id) or else by the
 same player and character name (case and surrounding spaces ignored). A matching row updates
 that character's tabletop sheet (its log stays), a new row adds a character; every sheet
-that changes is recorded in the character's history.
+that changes is recorded in the character's history. The plan says, field by field, what an
+update changes (before → after), and which of those fields were changed on the web (the edit
+form, the API) since the character's last import: importing would undo that change.
 """
 
 from __future__ import annotations
@@ -13,12 +15,26 @@ from typing import Any
 
 from .. import rules
 from ..extensions import db
-from ..models import Character, Event, User
+from ..models import Character, Event, SheetChange, User
 from .badges import ensure_badges
-from .characters import apply_sheet, changed_fields, check_sheets, record_change
+from .characters import apply_sheet, changed_fields, check_sheets, field_changes, record_change
 from .clock import now_utc
+from .events import event_settings
 
 ADDED, UPDATED, UNCHANGED = "added", "updated", "unchanged"
+WEB_SOURCES = ("form", "api")  # changes made on the web, not brought by a file
+BASELINES = ("import", "continue")  # changes that bring a whole sheet from a file or an event
+
+
+@dataclass
+class FieldChange:
+    """One field an update changes; ``web_edit`` the change made on the web since the last
+    import that importing would undo."""
+
+    path: str
+    before: Any
+    after: Any
+    web_edit: SheetChange | None = None
 
 
 @dataclass
@@ -27,6 +43,7 @@ class RowPlan:
     sheet: dict  # the tabletop sheet as it will be stored (no id)
     character: Character | None = None  # the matched character
     fields: list[str] = field(default_factory=list)  # what an update changes
+    changes: list[FieldChange] = field(default_factory=list)  # the same, with values
 
 
 @dataclass
@@ -44,6 +61,31 @@ def _key(player: Any, name: Any) -> tuple[str, str]:
     return (str(player or "").strip().casefold(), str(name or "").strip().casefold())
 
 
+def web_edits(characters: list[Character]) -> dict[int, dict[str, SheetChange]]:
+    """For each character, the fields changed on the web since its last import (or since it
+    was carried from another event), each with the latest such change."""
+    ids = [c.id for c in characters if c.id is not None]
+    if not ids:
+        return {}
+    history = db.session.scalars(
+        db.select(SheetChange)
+        .where(SheetChange.character_id.in_(ids))
+        .order_by(SheetChange.id.desc())
+    )
+    found: dict[int, dict[str, SheetChange]] = {}
+    done: set[int] = set()
+    for change in history:  # newest first, back to each character's last import
+        if change.character_id in done:
+            continue
+        if change.source in BASELINES or change.before is None:
+            done.add(change.character_id)
+        elif change.source in WEB_SOURCES:
+            edited = found.setdefault(change.character_id, {})
+            for name in changed_fields(change.before, change.after):
+                edited.setdefault(name, change)
+    return found
+
+
 def plan_import(event: Event, sheets: Any) -> Plan:
     """What importing ``sheets`` would do, row by row; nothing is saved."""
     if not isinstance(sheets, list) or not sheets:
@@ -52,6 +94,10 @@ def plan_import(event: Event, sheets: Any) -> Plan:
     by_id = {c.id: c for c in existing}
     by_name = {_key(c.player, c.name): c for c in existing}
     stripped, matched, errors = [], [], []
+    schema = rules.get_ruleset(event.ruleset).schema()
+    if schema is not None:  # a choice or a table's name as the rule system writes it
+        tables = event_settings(event).tables
+        sheets = [schema.canonical(raw, tables) for raw in sheets]
     for row, raw in enumerate(sheets):
         if isinstance(raw, dict) and "id" in raw:
             raw = dict(raw)
@@ -78,6 +124,7 @@ def plan_import(event: Event, sheets: Any) -> Plan:
             errors.append(rules.Problem(f"[{row}].character", "duplicate", {"got": name}))
         seen.add(key)
     larp, sheet_errors, warnings = check_sheets(event, stripped)
+    edited = web_edits([c for c in matched if c is not None])
     rows = []
     for raw, character in zip(stripped, matched, strict=True):
         if character is None:
@@ -85,8 +132,15 @@ def plan_import(event: Event, sheets: Any) -> Plan:
         elif raw == character.tabletop:
             rows.append(RowPlan(UNCHANGED, raw, character))
         else:
-            fields = changed_fields(character.tabletop, raw if isinstance(raw, dict) else {})
-            rows.append(RowPlan(UPDATED, raw, character, fields))
+            on_web = edited.get(character.id, {})
+            changes = [
+                FieldChange(name, old, new, on_web.get(name))
+                for name, old, new in field_changes(
+                    character.tabletop, raw if isinstance(raw, dict) else {}
+                )
+            ]
+            fields = [c.path for c in changes]
+            rows.append(RowPlan(UPDATED, raw, character, fields, changes))
     return Plan(rows, larp, errors + sheet_errors, warnings)
 
 

@@ -74,6 +74,7 @@ def _rules(event: Event, locale: str) -> list[dict]:
             "text": [list(p) for p in both(rule["text"], ruleset.language, locale)],
         }
         for rule in ruleset.sheet_rules
+        if rule.get("wounds") or rule.get("action")  # the others are recalled on paper only
     ]
 
 

@@ -1,4 +1,6 @@
-"""Read uploaded or pasted sheets: a JSON list (or one sheet) or a CSV spreadsheet."""
+"""Read uploaded, pasted or command-line sheets: a JSON list (or one sheet) or a CSV spreadsheet
+in the columns of the rule system's sheet schema, from the bytes of a file in any encoding a
+spreadsheet saves; the web import and ``flask sheets import`` read files through here alike."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ import json
 from typing import Any
 
 from .. import rules
+from .sheet_csv import read_csv
 
 
 def read_json(text: str, label: str = "file") -> Any:
@@ -46,21 +49,33 @@ def decode_upload(data: bytes) -> tuple[str, str]:
     raise rules.InvalidInput([rules.Problem("file", "not_utf8")])
 
 
-def read_sheet_file(text: str, filename: str, ruleset: str) -> tuple[list[Any], list[int]]:
+def read_sheet_file(
+    text: str, filename: str, ruleset: str, locale: str = "en"
+) -> tuple[list[Any], list[int]]:
     """Return the sheets in ``text`` and the row (CSV line, or list position) of each; a CSV
-    file is read in the spreadsheet format of the rule system ``ruleset``.
+    file is read in the columns of the rule system ``ruleset``'s sheet schema.
 
-    InvalidInput names what could not be read.
+    InvalidInput names what could not be read (accepted columns named in ``locale``).
     """
     text = text.removeprefix("\ufeff")
     stripped = text.strip()
     if not stripped:
         raise rules.InvalidInput([rules.Problem("file", "required")])
+    schema = rules.get_ruleset(ruleset).schema()
     if filename.lower().endswith(".json") or stripped[0] in "[{":
         data = read_json(stripped)
         sheets = data if isinstance(data, list) else [data]
         return sheets, list(range(1, len(sheets) + 1))
-    read_csv = rules.get_ruleset(ruleset).read_csv
-    if read_csv is None:
+    if schema is None:
         raise rules.InvalidInput([rules.Problem("file", "no_csv_format", {"ruleset": ruleset})])
-    return read_csv(text)
+    return read_csv(text, schema, locale)
+
+
+def read_sheet_bytes(
+    data: bytes, filename: str, ruleset: str, locale: str = "en"
+) -> tuple[list[Any], list[int], str]:
+    """``read_sheet_file`` for a file's bytes, in whichever encoding ``decode_upload`` finds;
+    also returns that encoding's name."""
+    text, encoding = decode_upload(data)
+    sheets, rows = read_sheet_file(text, filename, ruleset, locale)
+    return sheets, rows, encoding

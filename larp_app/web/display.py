@@ -11,10 +11,11 @@ from flask_babel import format_datetime, format_decimal, format_time, get_locale
 from flask_babel import gettext as _
 
 from .. import rules
-from ..messages import problem_message, refusal_message
+from ..messages import refusal_message
 from ..rules.dice import DIFFICULTIES
 from ..services.refusals import refusal_words
 from ..services.roster import original_and_translation as both_languages
+from .field_names import field_name, problem_line, shown_value, tabletop_rows
 
 
 def words(label: str | Mapping[str, str]) -> str:
@@ -89,7 +90,10 @@ def register(app: Flask) -> None:
         format_instant=rules.format_instant,
         get_locale=get_locale,
         original_and_translation=original_and_translation,
-        problem_text=problem_message,
+        problem_text=problem_line,
+        field_name=field_name,
+        shown_value=shown_value,
+        tabletop_rows=tabletop_rows,
         refusal_text=lambda code, **params: refusal_message(code, params),
         refusal_words=refusal_words,
     )

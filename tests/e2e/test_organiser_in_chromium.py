@@ -15,6 +15,8 @@ PAGES = [
     "/characters/1",
     "/events/1/settings",
     "/events/1/import",
+    "/characters/1/sheet",
+    "/rulesets/athkri/sheet",
     "/users",
 ]
 
@@ -62,7 +64,7 @@ def test_printing_all_larp_sheets_gives_one_a4_page_per_character(app, demo, liv
 
 
 def test_a_large_upload_shows_its_progress_then_the_preview(demo, live_server, phone, tmp_path):
-    from larp_app.rulesets.ex_nihilo.csv_sheets import template_csv
+    from tests.spreadsheets import template_csv
 
     header, row = template_csv().split("\r\n")[:2]
     big = tmp_path / "cast.csv"

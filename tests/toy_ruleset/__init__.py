@@ -18,13 +18,59 @@ from larp_app.rules import Ruleset
 from larp_app.rules.entries import Entry
 from larp_app.rules.kinds import CONSOLE_FORM, EntryKind
 from larp_app.rules.problems import Checker, RuleError
+from larp_app.rules.schema import WHO, columns, notes, words
 from larp_app.rules.sheet import LarpSheet, read_who
 from larp_app.rules.state import State
 from larp_app.rules.statuses import parse_status_catalogue
 from larp_app.rules.tables import TableSet
 
 KEY = "toy"
-SHEET_KEYS = ("ruleset", "player", "character", "faction", "vigour", "knacks", "notes")
+VIGOUR = (1, 10)
+KNACK_LENGTH, NOTES_LENGTH = 60, 500
+# Its sheet, declared once: what the import, the spreadsheet, the form and the messages know.
+SCHEMA = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "Toy sheet",
+    "x-labels": words("Scheda giocattolo", "Hoja de juguete", "Toy sheet"),
+    "type": "object",
+    "required": ["player", "character", "vigour"],
+    "properties": {
+        "ruleset": {"const": KEY},
+        **WHO,
+        "vigour": {
+            "type": "integer",
+            "minimum": VIGOUR[0],
+            "maximum": VIGOUR[1],
+            "title": "Vigour",
+            "x-labels": words("Vigore", "Vigor", "Vigour"),
+            "x-columns": columns(["vigore"], ["vigor"], ["vigour"]),
+        },
+        "knacks": {
+            "type": "array",
+            "title": "Knacks",
+            "x-labels": words("Talenti", "Mañas", "Knacks"),
+            "x-columns": columns(["talenti"], ["mañas"], ["knacks"]),
+            "items": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": KNACK_LENGTH,
+                "title": "Knack",
+                "x-labels": words("Talento", "Maña", "Knack"),
+            },
+        },
+        "notes": notes(NOTES_LENGTH),
+    },
+    "examples": [
+        {
+            "ruleset": KEY,
+            "player": "Ada",
+            "character": "Brom",
+            "vigour": 4,
+            "knacks": ["juggling", "whistling"],
+        }
+    ],
+}
+SHEET_KEYS = tuple(SCHEMA["properties"])
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -70,11 +116,12 @@ def read_sheet(raw: Any, tables: TableSet, c: Checker) -> LarpSheet | None:
     if who is None:
         return None
     player, character, faction = who
-    vigour = c.integer(raw, "vigour", "vigour", lo=1, hi=10)
+    vigour = c.integer(raw, "vigour", "vigour", lo=VIGOUR[0], hi=VIGOUR[1])
     knacks = [
-        c.text({"k": k}, "k", f"knacks[{i}]", max_len=60)
+        c.text({"k": k}, "k", f"knacks[{i}]", max_len=KNACK_LENGTH)
         for i, k in enumerate(c.listing(raw, "knacks", "knacks", required=False))
     ]
+    c.text(raw, "notes", "notes", required=False, max_len=NOTES_LENGTH, multiline=True)
     if c.errors:
         return None
     return LarpSheet(
@@ -117,4 +164,5 @@ RULESET = Ruleset(
     wound=wound,
     advance_wounds=advance_wounds,
     package_dir=Path(__file__).resolve().parent,
+    sheet_schema=SCHEMA,
 )

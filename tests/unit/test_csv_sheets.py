@@ -1,4 +1,5 @@
-"""Cast spreadsheets as CSV: reading them into tabletop sheets the engine judges, and back."""
+"""EX Nihilo cast spreadsheets as CSV (the columns its sheet schema declares): reading them into
+tabletop sheets the engine judges, and back."""
 
 import copy
 import json
@@ -8,13 +9,28 @@ import pytest
 
 from larp_app.messages import problem_message
 from larp_app.rules import InvalidInput, check_sheet, convert_sheet
-from larp_app.rulesets.ex_nihilo.csv_sheets import (
-    COLUMNS,
-    read_csv,
-    read_csv_with_rows,
-    template_csv,
-    write_csv,
-)
+from larp_app.rulesets.ex_nihilo import RULESET
+from larp_app.services import sheet_csv
+
+SCHEMA = RULESET.schema()
+COLUMNS = sheet_csv.column_names(SCHEMA, "en")
+
+
+def read_csv_with_rows(text):
+    return sheet_csv.read_csv(text, SCHEMA)
+
+
+def read_csv(text):
+    return read_csv_with_rows(text)[0]
+
+
+def template_csv():
+    return sheet_csv.template_csv(SCHEMA)
+
+
+def write_csv(sheets):
+    return sheet_csv.write_csv(sheets, SCHEMA)
+
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 HEADER = ",".join(COLUMNS)

@@ -2,7 +2,6 @@
 check players in, read the report, export, and carry the survivors to the next event."""
 
 import csv
-import html
 import io
 import json
 import re
@@ -13,10 +12,10 @@ import pytest
 from larp_app.extensions import db
 from larp_app.models import Badge, Character, Entry, Event, SheetChange
 from larp_app.rules import format_instant
-from larp_app.rulesets.ex_nihilo.csv_sheets import write_csv
 from larp_app.services.clock import now_utc
+from tests.spreadsheets import write_csv
 
-from .helpers import data_sheet, log_in, make_user, post_form
+from .helpers import data_sheet, form_values, log_in, make_user, post_form
 from .test_organiser_pages import confirm
 from .test_organiser_pages import preview as upload
 
@@ -119,7 +118,7 @@ def test_a_reimport_changing_one_field_of_one_character_updates_it_once_and_keep
         assert changes[0].before["attributes"]["corpo"] == 16
         assert changes[0].after["attributes"]["corpo"] == 20
     shown = organiser.get(f"/characters/{ids['Vera']}").get_data(as_text=True)
-    assert "attributes.corpo" in shown and "olga" in shown
+    assert "Attributes · Corpo" in shown and "olga" in shown
 
 
 def test_the_same_csv_uploaded_twice_adds_nobody_the_second_time(app, organiser, event_url):
@@ -163,7 +162,7 @@ def test_two_rows_for_the_same_character_are_refused_by_row(app, organiser, even
     )
     page = answer.get_data(as_text=True)
     assert answer.status_code == 422
-    assert page.count("character: appears twice") == 2
+    assert page.count("Character: appears twice") == 2
     assert list(characters(app, event_id_of(event_url))) == ["Vera"]
 
 
@@ -173,22 +172,12 @@ def test_the_sheet_form_shows_each_error_at_its_field_and_saves_nothing(app, org
     url = f"/characters/{vera_id}/sheet"
     form = organiser.get(url).get_data(as_text=True)
     assert 'name="attributes.corpo" value="16"' in form
-    answer = post_form(organiser, url, {**SHEET_FORM(form), "attributes.corpo": "99"}, page=url)
+    answer = post_form(organiser, url, {**form_values(form), "attributes.corpo": "99"}, page=url)
     page = answer.get_data(as_text=True)
     assert answer.status_code == 422
     assert 'id="err-attributes.corpo">⚠ must be 8–22, got 99' in page
     with app.app_context():
         assert db.session.get(Character, vera_id).tabletop["attributes"]["corpo"] == 16
-
-
-def SHEET_FORM(page):
-    """Every input and textarea of the sheet form with its current value."""
-    values = dict(re.findall(r'<input name="([^"]+)" value="([^"]*)"', page))
-    values |= {
-        k: html.unescape(v)
-        for k, v in re.findall(r'<textarea name="([^"]+)"[^>]*>(.*?)</textarea>', page, re.S)
-    }
-    return {k: html.unescape(v) for k, v in values.items()}
 
 
 def test_saving_the_sheet_form_recomputes_the_larp_sheet_and_records_who_changed_what(
@@ -199,13 +188,13 @@ def test_saving_the_sheet_form_recomputes_the_larp_sheet_and_records_who_changed
     url = f"/characters/{vera_id}/sheet"
     with app.app_context():
         armour_before = db.session.get(Character, vera_id).larp["ap_max"]
-    values = SHEET_FORM(organiser.get(url).get_data(as_text=True))
+    values = form_values(organiser.get(url).get_data(as_text=True))
     answer = post_form(organiser, url, {**values, "attributes.corpo": "22"}, page=url)
     assert answer.status_code == 302
     with app.app_context():
         vera = db.session.get(Character, vera_id)
         assert vera.tabletop["attributes"]["corpo"] == 22
-        assert vera.tabletop["weapons"] == SHEET["weapons"]  # the lists round-trip as JSON
+        assert vera.tabletop["weapons"] == SHEET["weapons"]  # the lists round-trip
         assert vera.larp["ap_max"] == armour_before + 1  # more Corpo, more armour points
         change = db.session.scalars(
             db.select(SheetChange).where(SheetChange.before.is_not(None))

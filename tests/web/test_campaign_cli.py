@@ -9,10 +9,10 @@ from larp_app import rules
 from larp_app.extensions import db
 from larp_app.models import Badge, Character, Entry, Event
 from larp_app.rules import format_instant
-from larp_app.rulesets.ex_nihilo.csv_sheets import write_csv
 from larp_app.services.badges import resolve_badge
 from larp_app.services.clock import now_utc
 from larp_app.services.entries import record_entry
+from tests.spreadsheets import write_csv
 
 from .helpers import data_sheet
 
@@ -59,7 +59,7 @@ def test_sheets_import_again_with_one_changed_field_updates_one_character(app, r
     result = import_file(runner, tmp_path, cast(["Vera", "Bruno"], Vera={"corpo": 20}))
     assert result.exit_code == 0, result.output
     assert result.output.splitlines() == [
-        "row 2: updated Vera: attributes.corpo",
+        "row 2: updated Vera: attributes.corpo 16 → 20",
         "imported 1 characters into event 1: 0 added, 1 updated, 1 unchanged",
     ]
     assert names_in(app, 1) == ["Bruno", "Vera"]

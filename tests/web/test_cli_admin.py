@@ -4,8 +4,8 @@ import json
 
 from larp_app.extensions import db
 from larp_app.models import Character, Event, User
-from larp_app.rulesets.ex_nihilo.csv_sheets import write_csv
 from larp_app.services.users import password_matches, user_for_token
+from tests.spreadsheets import write_csv
 
 from .helpers import data_sheet
 

@@ -6,7 +6,7 @@ import pytest
 
 from larp_app.extensions import db
 from larp_app.models import Character
-from larp_app.rulesets.ex_nihilo.csv_sheets import template_csv
+from tests.spreadsheets import template_csv
 
 from .helpers import csrf_token, data_sheet, log_in, make_user, post_form
 

@@ -8,7 +8,7 @@ import pytest
 
 from larp_app.extensions import db
 from larp_app.models import Character
-from larp_app.rulesets.ex_nihilo.csv_sheets import template_csv, write_csv
+from tests.spreadsheets import template_csv, write_csv
 
 from .helpers import data_sheet, log_in, make_user, post_form
 
@@ -85,8 +85,8 @@ def test_a_mixed_csv_shows_every_error_by_row_and_field_and_saves_nothing(
     answer = preview(organiser, event_url, text)
     page = answer.get_data(as_text=True)
     assert answer.status_code == 422
-    assert "attributes.corpo: must be 8–22, got 25" in page
-    assert "skills.cucina: is not a skill of this ruleset" in page
+    assert "Attributes · Corpo: must be 8–22, got 25" in page
+    assert "Skills · cucina: is not a skill of this ruleset" in page
     assert 'name="sheets"' not in page  # no way to confirm while anything is wrong
     assert count_characters(app) == 0
 
@@ -122,13 +122,13 @@ def test_pasted_json_works_like_an_upload(organiser, event_url):
 def test_a_file_that_is_neither_json_nor_a_known_csv_is_refused_clearly(organiser, event_url):
     answer = preview(organiser, event_url, "name,age\nVera,40\n")
     assert answer.status_code == 422
-    assert "columns.name" in answer.get_data(as_text=True)
+    assert "Column name: is not a column of the template" in answer.get_data(as_text=True)
 
 
 def test_the_csv_template_downloads_and_imports_as_is(organiser, event_url):
     answer = organiser.get(f"{event_url}/import/template.csv")
     assert answer.mimetype == "text/csv"
-    assert answer.get_data(as_text=True) == template_csv()
+    assert answer.data.decode("utf-8-sig") == template_csv()  # with a BOM, for Excel
     assert preview(organiser, event_url, template_csv()).status_code == 200
 
 
@@ -172,6 +172,9 @@ def test_the_character_page_shows_the_tabletop_sheet_beside_the_larp_sheet(organ
     assert "Tabletop sheet" in page and "Larp sheet" in page
     assert "initiative_bonus" in page  # derived tabletop value
     assert "Sguardo del Vuoto" in page
+    # Every field of the tabletop sheet by its label, a choice by its label too.
+    assert "<dt>Armour</dt><dd>Name Giubbotto rinforzato, Weight Medium," in page
+    assert "Pistola · Ranged · Damage 12 · Range (m) 25 · Hands 1 |" in page
 
 
 def test_an_organiser_undoes_an_entry_from_the_characters_log(app, organiser, cast):

@@ -27,11 +27,13 @@ def page_in(client, lang, url):
     return html.unescape(client.get(url).get_data(as_text=True))
 
 
-def test_in_english_an_athkri_condition_shows_its_spanish_original_then_the_translation(organiser):
+def test_in_english_an_athkri_condition_prints_beside_its_spanish_name_described_once(organiser):
+    """On paper a character is one A4 page: each condition's name beside the seed's, its
+    description once, in the page's language."""
     page = page_in(organiser, "en", "/events/2/print")
-    assert '<span lang="es">Un ser Agarrado ha sido inmovilizado' in page
-    assert '<span lang="en" class="translation">A Grabbed being has been immobilised' in page
     assert '<strong><span lang="en">Grabbed</span> (<span lang="es">Agarrado</span>)' in page
+    assert '<span lang="en">A Grabbed being has been immobilised' in page
+    assert "Un ser Agarrado ha sido inmovilizado" not in page
 
 
 def test_in_spanish_an_athkri_condition_shows_once_in_its_own_words(organiser):

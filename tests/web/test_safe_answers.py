@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from larp_app.rulesets.ex_nihilo.csv_sheets import write_csv
 from larp_app.services.exports import formula_safe
+from tests.spreadsheets import write_csv
 
 from .helpers import data_sheet, log_in, make_user, post_form
 from .test_organiser_pages import preview

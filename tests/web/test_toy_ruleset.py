@@ -1,6 +1,7 @@
 """Issue 15: a third rule system defined only under tests/ (tests/toy_ruleset) runs end to end
 through the same interface as EX Nihilo and Sistema Athkri: nothing in the app names it."""
 
+import dataclasses
 import html
 import json
 import re
@@ -165,15 +166,31 @@ def test_the_cli_lists_the_declared_kinds_with_their_fields(runner, toy_ruleset)
     assert unknown.exit_code != 0
 
 
-def test_a_rule_system_without_a_spreadsheet_format_offers_no_csv(browser, toy_event):
+def test_the_toy_sheet_schema_gives_it_a_spreadsheet_and_a_form(browser, toy_event):
     from larp_app.services.sheet_files import read_sheet_file
 
-    event_id, _ = toy_event
+    event_id, characters = toy_event
     page = browser.get(f"/events/{event_id}/import").get_data(as_text=True)
-    assert "template.csv" not in page
-    assert browser.get(f"/events/{event_id}/import/template.csv").status_code == 404
-    with pytest.raises(rules.InvalidInput) as refused:
-        read_sheet_file("player,character\nAda,Brom\n", "cast.csv", "toy")
-    assert [(p.path, p.code) for p in refused.value.problems] == [("file", "no_csv_format")]
+    assert "template.csv" in page
+    template = browser.get(f"/events/{event_id}/import/template.csv")
+    assert template.data.decode("utf-8-sig").startswith("player,character,faction,vigour,knacks")
+    sheets, rows = read_sheet_file("player,character,vigour\nAda,Brom,4\n", "cast.csv", "toy")
+    assert (sheets, rows) == ([{"player": "Ada", "character": "Brom", "vigour": 4}], [2])
     sheets, rows = read_sheet_file(json.dumps(SHEETS), "cast.json", "toy")
     assert (len(sheets), rows) == (2, [1, 2])
+    form = browser.get(f"/characters/{characters[0]}/sheet").get_data(as_text=True)
+    assert 'name="vigour"' in form and 'type="number"' in form and 'name="knacks.count"' in form
+
+
+def test_a_rule_system_without_a_sheet_schema_reads_only_json(browser, toy_ruleset):
+    from larp_app.services.sheet_files import read_sheet_file
+
+    plain = dataclasses.replace(toy_ruleset, key="plain", sheet_schema=None)
+    rules.register(plain)
+    try:
+        with pytest.raises(rules.InvalidInput) as refused:
+            read_sheet_file("player,character\nAda,Brom\n", "cast.csv", "plain")
+        assert [(p.path, p.code) for p in refused.value.problems] == [("file", "no_csv_format")]
+        assert browser.get("/rulesets/plain/sheet").status_code == 404
+    finally:
+        rules.unregister("plain")

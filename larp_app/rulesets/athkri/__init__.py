@@ -21,31 +21,33 @@ from larp_app.rules.armour import take_blow
 from larp_app.rules.kinds import EntryKind, Translate
 from larp_app.rules.problems import Checker, RuleError
 from larp_app.rules.ruleset import Ruleset
+from larp_app.rules.schema import fold
 from larp_app.rules.sheet import Advancement, LarpSheet, read_who
 from larp_app.rules.state import State, unfrozen_twin
 from larp_app.rules.statuses import parse_status_catalogue
 from larp_app.rules.tables import TableSet
 from larp_app.rules.timeutil import format_instant
 
+from .schema import (
+    ATTRIBUTE_RANGE,
+    ATTRIBUTES,
+    GRADES,
+    KEY,
+    MANA_COST,
+    NAME_LENGTH,
+    NOTES_LENGTH,
+    PS_MAX,
+    REFERENCE,
+    REFERENCE_RANGE,
+    SCHEMA,
+    TEXT_LENGTH,
+)
+
 if TYPE_CHECKING:
     from larp_app.rules.entries import CheckRoll, CoupDeGrace, DiceRoll, Heal, Hit, Save, StatusOn
     from larp_app.rules.fold import Context
 
-KEY = "athkri"
-ATTRIBUTES = ("fisico", "agilidad", "mente", "intuicion", "presencia")
-REFERENCE = ("defensa", "voluntad", "cobertura", "blindaje")
-SHEET_KEYS = (
-    "ruleset",
-    "player",
-    "character",
-    "faction",
-    "attributes",
-    "ps_max",
-    *REFERENCE,
-    "skills",
-    "powers",
-    "notes",
-)
+SHEET_KEYS = tuple(SCHEMA["properties"])
 ONGOING = "dano_continuo"  # the condition whose damage comes every turn
 ONGOING_DAMAGE, NORMAL = 1, 12  # house defaults when a referee gives no damage or difficulty
 UNCONSCIOUS_SAVE = 12  # "Tirada de salvación de Físico a Dificultad 12", every turn
@@ -72,6 +74,26 @@ FIGURES = {
         "it": "Indefenso (inerme): un danno ≥ (Físico × 2) chiede un tiro salvezza di Físico a 13",
     },
 }
+
+
+# What every larp sheet recalls on paper (the console shows the saves themselves), in the
+# seed's words ("Tirada de salvación de Físico a Dificultad 12" each turn) and translated.
+SHEET_RULES = (
+    {
+        "key": "inconsciente",
+        "text": {
+            "es": "Inconsciente (0 PS o menos): al comienzo de cada turno, salvación de Físico "
+            "a 12; un éxito estabiliza a 1 PS (sin ayuda, una sola vez); el fallo número k "
+            "causa k × Físico de daño.",
+            "en": "Inconsciente (unconscious, 0 PS or less): at the start of each turn, a Físico "
+            "save at 12; a success stabilises at 1 PS (without help, once only); the k-th "
+            "failure deals k × Físico damage.",
+            "it": "Inconsciente (privo di sensi, 0 PS o meno): all'inizio di ogni turno, tiro "
+            "salvezza di Físico a 12; un successo stabilizza a 1 PS (senza aiuto, una volta "
+            "sola); il k-esimo fallimento infligge k × Físico danni.",
+        },
+    },
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,25 +184,32 @@ def read_sheet(raw: Any, tables: TableSet, c: Checker) -> LarpSheet | None:
     attrs = c.mapping(raw, "attributes", "attributes") or {}
     if attrs:
         c.unknown_keys(attrs, ATTRIBUTES, "attributes.")
-    values = {a: c.integer(attrs, a, f"attributes.{a}", lo=1, hi=10) for a in ATTRIBUTES}
-    ps_max = c.integer(raw, "ps_max", "ps_max", lo=1, hi=1000)
-    reference = {k: c.integer(raw, k, k, lo=0, hi=1000, required=False) for k in REFERENCE}
+    lo, hi = ATTRIBUTE_RANGE
+    values = {a: c.integer(attrs, a, f"attributes.{a}", lo=lo, hi=hi) for a in ATTRIBUTES}
+    ps_max = c.integer(raw, "ps_max", "ps_max", lo=PS_MAX[0], hi=PS_MAX[1])
+    lo, hi = REFERENCE_RANGE
+    reference = {k: c.integer(raw, k, k, lo=lo, hi=hi, required=False) for k in REFERENCE}
     skills = c.mapping(raw, "skills", "skills", required=False) or {}
-    graded = {name: c.integer(skills, name, f"skills.{name}", lo=0, hi=10) for name in skills}
+    lo, hi = GRADES
+    graded, keys = {}, set()
+    for name in skills:
+        graded[name] = c.integer(skills, name, f"skills.{name}", lo=lo, hi=hi)
+        if fold(name) in keys:  # "Aguante" and "aguante": one skill written twice
+            c.error(f"skills.{name}", "duplicate", got=name)
+        keys.add(fold(name))
     powers = []
     for i, item in enumerate(c.listing(raw, "powers", "powers")):
         if not isinstance(item, dict):
             c.error(f"powers[{i}]", "not_object")
             continue
-        name = c.text(item, "name", f"powers[{i}].name")
-        cost = c.integer(item, "mana_cost", f"powers[{i}].mana_cost", lo=0, hi=100)
-        text = (
-            c.text(item, "text", f"powers[{i}].text", required=False, max_len=2000, multiline=True)
-            or ""
-        )
+        name = c.text(item, "name", f"powers[{i}].name", max_len=NAME_LENGTH)
+        lo, hi = MANA_COST
+        cost = c.integer(item, "mana_cost", f"powers[{i}].mana_cost", lo=lo, hi=hi)
+        path = f"powers[{i}].text"
+        text = c.text(item, "text", path, required=False, max_len=TEXT_LENGTH, multiline=True) or ""
         if name is not None and cost is not None:
             powers.append(Advancement(name, cost, False, text))
-    notes = c.text(raw, "notes", "notes", required=False, max_len=5000, multiline=True)
+    notes = c.text(raw, "notes", "notes", required=False, max_len=NOTES_LENGTH, multiline=True)
     if c.errors:
         return None
     fisico = values["fisico"]
@@ -207,7 +236,7 @@ def read_sheet(raw: Any, tables: TableSet, c: Checker) -> LarpSheet | None:
         details={
             "attributes": values,
             "reference": {k: v for k, v in reference.items() if v is not None},
-            "skills": [{"key": k, "grade": g} for k, g in graded.items()],
+            "skills": [_skill(name, grade) for name, grade in graded.items()],
             "thresholds": thresholds,
             # What the larp sheet shows, each figure named in the seed's words.
             "energy_name": MANA,
@@ -221,6 +250,14 @@ def read_sheet(raw: Any, tables: TableSet, c: Checker) -> LarpSheet | None:
         warnings=tuple(c.warnings),
         tables=dict(tables.sources),
     )
+
+
+def _skill(name: str, grade: int) -> dict[str, Any]:
+    """A skill of the larp sheet: keyed as the seed's checks name it ("Aguante" → aguante),
+    shown as the sheet writes it ("armas_a_distancia" as "Armas a distancia")."""
+    key = fold(name)
+    shown = name if name != key else name.replace("_", " ").capitalize()
+    return {"key": key, "grade": grade, "name": {"es": shown}}
 
 
 def tabletop_values(raw: Mapping[str, Any], tables: TableSet) -> dict[str, Any]:
@@ -740,6 +777,8 @@ RULESET = Ruleset(
     # A save every turn while unconscious: every second would be unplayable at a larp.
     turn_seconds=10,
     describe=describe,
+    sheet_rules=SHEET_RULES,
     entry_kinds=ENTRY_KINDS,
     fold_details=("attributes", "skills"),  # Físico for saves, skills for checks
+    sheet_schema=SCHEMA,
 )

@@ -16,17 +16,30 @@ from larp_app.rules.state import State
 from larp_app.rules.statuses import parse_status_catalogue
 from larp_app.rules.tables import TableSet
 
-from . import csv_sheets
+from .schema import (
+    ARMOUR_VALUES,
+    ARMOUR_WEIGHTS,
+    ATTRIBUTE_RANGE,
+    ATTRIBUTES,
+    DAMAGE,
+    ENERGY_COST,
+    GRADES,
+    HANDS,
+    KEY,
+    MAX_EQUILIBRIO,
+    NAME_LENGTH,
+    NOTES_LENGTH,
+    RANGE_M,
+    SCHEMA,
+    TEXT_LENGTH,
+    WEAPON_KINDS,
+)
 
 if TYPE_CHECKING:
     from larp_app.rules.entries import CoupDeGrace, Heal, Hit
     from larp_app.rules.fold import Context
 
-KEY = "ex-nihilo"
-ATTRIBUTES = ("corpo", "equilibrio", "mente", "spirito")
-ATTRIBUTE_RANGE = (8, 22)
 EQUIPMENT_CLASSES = ("standard", "pesante", "speciale")
-ARMOUR_WEIGHTS = ("leggera", "media", "pesante", "multistrato")
 # Equipment class needed to use each armour weight and weapon grip (seed, "Equipaggiamento").
 ARMOUR_NEEDS = {
     "leggera": "standard",
@@ -34,23 +47,11 @@ ARMOUR_NEEDS = {
     "pesante": "pesante",
     "multistrato": "speciale",
 }
-HANDS_NEED = {1: "standard", 1.5: "pesante", 2: "pesante"}
-WEAPON_KINDS = ("mischia", "distanza", "lancio")
+HANDS_NEED = dict(zip(HANDS, ("standard", "pesante", "pesante"), strict=True))
 DYING_TURNS = (
     600  # "incosciente per 10 minuti (600 turni), passati i quali viene considerato Morto"
 )
-SHEET_KEYS = (
-    "ruleset",
-    "player",
-    "character",
-    "faction",
-    "attributes",
-    "skills",
-    "advancements",
-    "armour",
-    "weapons",
-    "notes",
-)
+SHEET_KEYS = tuple(SCHEMA["properties"])
 ROW_INTS = ("armour_bonus", "initiative", "skill_slots", "energy_slots")
 ROW_FIELDS = ("min", "max", "equipment", *ROW_INTS, "energy_recovery_minutes")
 MAX_ROWS = 100  # rows of the attribute table the settings form may send
@@ -179,7 +180,7 @@ def _read_skills(raw: Mapping, c: Checker, known: Mapping[str, dict]) -> dict[st
         if key not in known:
             c.error(f"skills.{key}", "unknown_skill", allowed=list(known))
             continue
-        grade = c.integer(skills, key, f"skills.{key}", lo=1, hi=3)
+        grade = c.integer(skills, key, f"skills.{key}", lo=GRADES[0], hi=GRADES[1])
         if grade is not None:
             graded[key] = grade
     return graded
@@ -192,13 +193,17 @@ def _read_advancements(raw: Mapping, c: Checker) -> list[tuple[Advancement, bool
         if not isinstance(item, dict):
             c.error(p, "not_object")
             continue
-        name = c.text(item, "name", f"{p}.name")
+        name = c.text(item, "name", f"{p}.name", max_len=NAME_LENGTH)
+        lo, hi = ENERGY_COST
         cost = c.integer(
-            item, "energy_cost", f"{p}.energy_cost", lo=0, hi=100, required=False, default=0
+            item, "energy_cost", f"{p}.energy_cost", lo=lo, hi=hi, required=False, default=0
         )
         passive = c.boolean(item, "passive", f"{p}.passive", default=False)
         larp = c.boolean(item, "larp", f"{p}.larp", default=True)
-        text = c.text(item, "text", f"{p}.text", required=False, max_len=2000, multiline=True) or ""
+        text = (
+            c.text(item, "text", f"{p}.text", required=False, max_len=TEXT_LENGTH, multiline=True)
+            or ""
+        )
         if name and name.casefold() in names:
             c.error(f"{p}.name", "duplicate", got=name)
         elif name:
@@ -214,21 +219,22 @@ def _read_armour(raw: Mapping, c: Checker) -> dict | None:
     armour = c.mapping(raw, "armour", "armour")
     if armour is None:
         return None
+    lo, hi = ARMOUR_VALUES
     return {
-        "name": c.text(armour, "name", "armour.name"),
+        "name": c.text(armour, "name", "armour.name", max_len=NAME_LENGTH),
         "weight": c.choice(armour, "weight", "armour.weight", ARMOUR_WEIGHTS),
         "deflection": c.integer(
-            armour, "deflection", "armour.deflection", lo=0, hi=1000, required=False, default=0
+            armour, "deflection", "armour.deflection", lo=lo, hi=hi, required=False, default=0
         ),
         "absorption": c.integer(
-            armour, "absorption", "armour.absorption", lo=0, hi=1000, required=False, default=0
+            armour, "absorption", "armour.absorption", lo=lo, hi=hi, required=False, default=0
         ),
         "max_equilibrio": c.integer(
             armour,
             "max_equilibrio",
             "armour.max_equilibrio",
-            lo=0,
-            hi=100,
+            lo=MAX_EQUILIBRIO[0],
+            hi=MAX_EQUILIBRIO[1],
             required=False,
             nullable=True,
         ),
@@ -245,15 +251,15 @@ def _read_weapons(raw: Mapping, c: Checker) -> list[dict]:
         kind = c.choice(item, "kind", f"{p}.kind", WEAPON_KINDS)
         weapons.append(
             {
-                "name": c.text(item, "name", f"{p}.name"),
+                "name": c.text(item, "name", f"{p}.name", max_len=NAME_LENGTH),
                 "kind": kind,
-                "damage": c.integer(item, "damage", f"{p}.damage", lo=0, hi=1000),
+                "damage": c.integer(item, "damage", f"{p}.damage", lo=DAMAGE[0], hi=DAMAGE[1]),
                 "range_m": c.integer(
                     item,
                     "range_m",
                     f"{p}.range_m",
-                    lo=0,
-                    hi=100_000,
+                    lo=RANGE_M[0],
+                    hi=RANGE_M[1],
                     required=kind in ("distanza", "lancio"),
                 ),
                 "hands": c.number(
@@ -284,7 +290,7 @@ def read_sheet(raw: Any, tables: TableSet, c: Checker) -> LarpSheet | None:
     advancements = _read_advancements(raw, c)
     armour = _read_armour(raw, c)
     weapons = _read_weapons(raw, c)
-    notes = c.text(raw, "notes", "notes", required=False, max_len=5000, multiline=True)
+    notes = c.text(raw, "notes", "notes", required=False, max_len=NOTES_LENGTH, multiline=True)
     if c.errors:
         return None
 
@@ -395,6 +401,14 @@ SHEET_RULES = (
         },
     },
     {
+        "key": "countdown",  # on paper only: the console shows the countdown itself
+        "text": {
+            "it": "Incosciente: passati 10 minuti (600 turni) senza cure, morto.",
+            "en": "Unconscious: dead after 10 minutes (600 turns) without care.",
+            "es": "Inconsciente: muerto tras 10 minutos (600 turnos) sin cuidados.",
+        },
+    },
+    {
         "key": "coup_de_grace",
         "action": "coup_de_grace",
         "text": {
@@ -474,7 +488,6 @@ RULESET = Ruleset(
     advance_wounds=advance_wounds,
     sheet_rules=SHEET_RULES,
     form_tables=form_tables,
-    read_csv=lambda text: csv_sheets.read_csv_with_rows(text),
-    template_csv=lambda: csv_sheets.template_csv(),
     fold_details=("armour",),  # the worn armour's points: what the optional rule breaks
+    sheet_schema=SCHEMA,
 )

@@ -13,7 +13,12 @@ from ...messages import problem_message, refusal_message
 from ...models import Character, Event
 from ...services.badges import issued_elsewhere
 from ...services.character_log import annotated_log
-from ...services.characters import changed_fields, find_characters, sheet_history
+from ...services.characters import (
+    changed_fields,
+    field_changes,
+    find_characters,
+    sheet_history,
+)
 from ...services.clock import now_utc
 from ...services.entries import record_entry
 from ...services.events import event_settings, status_catalogue
@@ -42,6 +47,7 @@ def character(character_id: int):
         conflicts=conflicts,
         history=sheet_history(character),
         changed_fields=changed_fields,
+        field_changes=field_changes,
         issued_elsewhere=issued_elsewhere(character) and issued_elsewhere_text(),
     )
 

@@ -1,30 +1,35 @@
-"""Import tabletop sheets: upload or paste, preview every error and warning, then confirm."""
+"""Import tabletop sheets: upload or paste, preview every error and warning, then confirm.
+
+Fields and columns are named in the page's language (``field_names``); the CSV template and
+the sheet format come from the event's rule system's sheet schema."""
 
 from __future__ import annotations
 
 import json
 
-from flask import Response, abort, flash, g, redirect, render_template, request, url_for
+from flask import abort, flash, g, redirect, render_template, request, url_for
+from flask_babel import get_locale, ngettext
 from flask_babel import gettext as _
-from flask_babel import ngettext
 
 from ... import rules
 from ...extensions import db
-from ...messages import problem_message
 from ...models import Event
 from ...services.reimport import ADDED, UNCHANGED, UPDATED, apply_import, plan_import
-from ...services.sheet_files import decode_upload, read_sheet_file
+from ...services.sheet_files import read_sheet_bytes, read_sheet_file
 from ..auth import login_required
+from ..field_names import problem_line
 from . import bp
+from .sheet_format import template_response
 
 
-def _by_row(problems: list[rules.Problem]) -> dict[int, list[str]]:
-    """Group ``[row].field`` problems by row, each as a ``field: message`` line."""
+def _by_row(problems: list[rules.Problem], ruleset: str) -> dict[int, list[str]]:
+    """Group ``[row].field`` problems by row, each as a ``field: message`` line, the field
+    named in the page's language."""
     rows: dict[int, list[str]] = {}
     for p in problems:
         row, _sep, rest = p.path.partition("].")
         rows.setdefault(int(row.lstrip("[")), []).append(
-            problem_message(rules.Problem(rest, p.code, p.params))
+            problem_line(rules.Problem(rest, p.code, p.params), ruleset)
         )
     return rows
 
@@ -40,15 +45,12 @@ def import_form(event_id: int):
 @bp.get("/events/<int:event_id>/import/template.csv")
 @login_required("organiser")
 def import_template(event_id: int):
+    """The event's rule system's spreadsheet template, headed in the page's language."""
     event = db.get_or_404(Event, event_id)
-    template_csv = rules.get_ruleset(event.ruleset).template_csv
-    if template_csv is None:
+    schema = rules.get_ruleset(event.ruleset).schema()
+    if schema is None:
         abort(404)
-    return Response(
-        template_csv(),
-        mimetype="text/csv",
-        headers={"Content-Disposition": "attachment; filename=larp-sheets-template.csv"},
-    )
+    return template_response(schema, event.ruleset)
 
 
 @bp.post("/events/<int:event_id>/import/preview")
@@ -57,19 +59,21 @@ def import_preview(event_id: int):
     event = db.get_or_404(Event, event_id)
     upload = request.files.get("file")
     encoding = None
+    locale = str(get_locale())
     try:
         if upload and upload.filename:
-            text, encoding = decode_upload(upload.read())
-            name = upload.filename
+            sheets, rows, encoding = read_sheet_bytes(
+                upload.read(), upload.filename, event.ruleset, locale
+            )
         else:
-            text, name = request.form.get("pasted", ""), ""
-        sheets, rows = read_sheet_file(text, name, event.ruleset)
+            text = request.form.get("pasted", "")
+            sheets, rows = read_sheet_file(text, "", event.ruleset, locale)
         plan = plan_import(event, sheets)  # more sheets than one import takes: refused whole
     except rules.InvalidInput as exc:
         return render_template(
             "organiser/import.html",
             event=event,
-            file_errors=[problem_message(p) for p in exc.problems],
+            file_errors=[problem_line(p, event.ruleset) for p in exc.problems],
         ), 422
     errors = [p for p in plan.errors if p.path.startswith("[")]
     whole = [p for p in plan.errors if not p.path.startswith("[")]
@@ -79,7 +83,7 @@ def import_preview(event_id: int):
         return render_template(
             "organiser/import.html",
             event=event,
-            file_errors=[problem_message(p) for p in whole],
+            file_errors=[problem_line(p, event.ruleset) for p in whole],
         ), 422
     return render_template(
         "organiser/import_preview.html",
@@ -89,10 +93,11 @@ def import_preview(event_id: int):
         plan=plan,
         larp=plan.larp,
         rows=rows,
-        errors=_by_row(errors),
-        warnings=_by_row(plan.warnings),
+        errors=_by_row(errors, event.ruleset),
+        warnings=_by_row(plan.warnings, event.ruleset),
         error_count=len(errors),
         counts={k: plan.count(k) for k in (ADDED, UPDATED, UNCHANGED)},
+        undoes=sum(1 for row in plan.rows for change in row.changes if change.web_edit),
         payload=json.dumps(sheets, ensure_ascii=False) if not errors else "",
     ), 422 if errors else 200
 
