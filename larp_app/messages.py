@@ -79,6 +79,13 @@ REFUSALS = {
     "not_in_ruleset": _l("this event's rule system has no {kind} entries"),
     "saves_rolled_by_app": _l("at this event the app rolls the saves"),
     "not_unconscious": _l("only an unconscious character makes saves"),
+    "save_before_first_turn": _l(
+        "the first save comes when the turn after the knock-out begins: in {seconds} s"
+    ),
+    "save_already_made_this_turn": _l(
+        "this turn's save is already logged (one save a turn): the next in {seconds} s"
+    ),
+    "unknown_damage_type": _l("{type} is not a damage type of this rule system ({allowed})"),
     "no_random_check": _l("{key} has no random check"),
     "unknown_target": _l("there is no earlier entry {target} to undo"),
     "cannot_undo_undo": _l("an undo cannot be undone"),

@@ -2,11 +2,13 @@
 
 Each rule system gets ``count`` random logs (a fixed seed: the same vectors every run) over
 every entry kind: undos (of nothing, of an undo, twice), late entries (dated before entries
-that arrived earlier), a repeated id, app-rolled and referee-entered saves, the optional
-armour-breaking rule on and off, and several turn lengths. Each vector holds the sheet and
-settings as a phone receives them (larp_app/rules/wire.py), the log, the dice the server
-rolled (by what fixed them: the phone is given them here, never offline), and the state JSON
-at several instants (the instants where time changes the state, and either side of them).
+that arrived earlier), a repeated id, app-rolled and referee-entered saves (in turns of their
+own, in a turn already saved, before the first), hits of every damage type (and of one the
+rule system lacks), the optional armour-breaking rule on and off, and several turn lengths.
+Each vector holds the sheet and settings as a phone receives them (larp_app/rules/wire.py),
+the log, the dice the server rolled (by what fixed them: the phone is given them here, never
+offline), and the state JSON at several instants (the instants where time changes the state,
+and either side of them).
 
 A vector may also *resume*: the state's inner values at an instant, as the roster sends them,
 and the entries after it, as a phone's outbox holds them; folding on from there must give the
@@ -169,6 +171,8 @@ def _fields(kind: str, rng: random.Random, ctx: Context) -> dict[str, Any]:
             fields["blows"] = rng.randint(1, 4)
         if rng.random() < 0.2:
             fields["pierce"] = True
+        if rng.random() < 0.3:
+            fields["damage_type"] = rng.choice(["physical", "heat", "electricity", "cold"])
         return fields
     if kind in ("heal", "restore_energy"):
         return {"amount": rng.randint(1, 8 if big else 3)}
@@ -233,7 +237,7 @@ COMMON = [
 ]
 KINDS = {
     "ex-nihilo": [*COMMON, "save"],  # a kind its rule system has not: refused
-    "athkri": [*COMMON, *["save"] * 3, "roll", "dice"],
+    "athkri": [*COMMON, *["save"] * 5, "roll", "dice"],
     "toy": [*COMMON, *["rally"] * 3, "save", "dice"],
 }
 
@@ -243,18 +247,29 @@ def _log(rng: random.Random, ctx: Context) -> list[dict[str, Any]]:
     size = rng.choice([rng.randint(0, 6), rng.randint(4, 30)])
     clock, log = 0.0, []
     kinds = KINDS[ctx.sheet.ruleset]
-    for i in range(size):
-        clock += rng.choice([0, 1, 5, rng.uniform(0, 120), rng.uniform(0, 900)])
+    turn = ctx.settings.turn_seconds
+    if ctx.settings.saves == "referee" and rng.random() < 0.5:  # knocked out, saves to enter
+        knock_out = {"damage": min(100, ctx.sheet.hp_max), "pierce": True}
+        log.append({"id": str(uuid.UUID(int=1)), "kind": "hit", "at": T0, **knock_out})
+    for _ in range(size):
+        kind = rng.choice(kinds)
+        steps = [0, 1, 5, rng.uniform(0, 120), rng.uniform(0, 900)]
+        if kind == "save":  # a turn on, part of one, or a couple: saves one turn apart or not
+            steps += [turn, turn, turn * rng.choice([0.3, 0.9, 1.5, 2])]
+        clock += rng.choice(steps)
         at = clock if rng.random() > 0.15 else rng.uniform(0, clock)  # late: dated earlier
         if rng.random() < 0.5:
             at = round(at)  # whole seconds, as most phones' entries, or microseconds
-        kind = rng.choice(kinds)
         if kind == "undo":
-            fields = {"target": str(uuid.UUID(int=rng.randint(1, max(1, i + 1))))}
+            fields = {"target": str(uuid.UUID(int=rng.randint(1, len(log) + 1)))}
         else:
             fields = _fields(kind, rng, ctx)
         instant = T0 + timedelta(microseconds=round(at * 1_000_000))
-        log.append({"id": str(uuid.UUID(int=i + 1)), "kind": kind, "at": instant, **fields})
+        log.append({"id": str(uuid.UUID(int=len(log) + 1)), "kind": kind, "at": instant, **fields})
+        if kind == "save" and rng.random() < 0.4:  # a second referee at the body, a moment on
+            later = instant + timedelta(seconds=rng.choice([0, 1, 2, turn / 2]))
+            again = {"kind": "save", "at": later, **_fields("save", rng, ctx)}
+            log.append({"id": str(uuid.UUID(int=len(log) + 1)), **again})
     if log and rng.random() < 0.05:
         log.append({**rng.choice(log), "kind": "note", "text": "the same id again"})
     return [entry_to_dict(read_entry({**e, "at": e["at"].isoformat()})) for e in log]

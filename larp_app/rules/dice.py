@@ -14,12 +14,6 @@ from functools import lru_cache
 
 from .state import unfrozen_twin
 
-# 1o3d10: roll three d10 and keep the middle one; a level up keeps the highest, a level down
-# the lowest (Sistema Athkri, "Rápido y Fácil").
-KEEP = {1: "highest", 0: "middle", -1: "lowest"}
-DIFFICULTIES = {"facil": 9, "normal": 12, "dificil": 15, "muy_dificil": 18, "casi_imposible": 21}
-
-
 # A roll's first words of the generator, kept for the seeds rolled lately: a fold rolls the
 # same dice as the fold before it (the seed and the parts fix them), and seeding the Mersenne
 # Twister is most of a roll's cost. A 1o3d10 takes three words, 4.8 on average (a d10 draws
@@ -102,7 +96,7 @@ class Roll:
     kept: int
     bonus: int = 0
     target: int | None = None
-    keep: str | None = None  # which of three dice was kept (KEEP); None for a single die
+    keep: str | None = None  # which of several dice was kept (highest...); None for one die
     modifiers: tuple[tuple[str, int], ...] = ()  # (what, value): conditions' penalties...
 
     @property
@@ -126,31 +120,16 @@ class Roll:
         }
 
 
-def one_of_three_d10(
-    rng: Dice,
-    level: int = 0,
-    bonus: int = 0,
-    target: int | None = None,
-    modifiers: tuple[tuple[str, int], ...] = (),
-) -> Roll:
-    """1o3d10 at ``level`` (+1 keeps the highest, 0 the middle, −1 the lowest; capped)."""
-    level = max(-1, min(1, level))
-    randint = rng.randint
-    dice = (randint(1, 10), randint(1, 10), randint(1, 10))  # in this order: the seed's dice
-    kept = sorted(dice)[level + 1]
-    return _made(dice, kept, bonus, target, KEEP[level], modifiers)
-
-
 def d(rng: Dice, sides: int) -> Roll:
     value = rng.randint(1, sides)
-    return _made((value,), value, 0, None, None, ())
+    return made((value,), value, 0, None, None, ())
 
 
 _new = object.__new__
 _ROLL_BUILDING = unfrozen_twin(Roll)
 
 
-def _made(dice, kept, bonus, target, keep, modifiers) -> Roll:
+def made(dice, kept, bonus, target, keep, modifiers) -> Roll:
     """``Roll(...)`` at a third of its cost (``state.unfrozen_twin``); every field given."""
     roll = _new(_ROLL_BUILDING)
     roll.dice, roll.kept, roll.bonus, roll.target = dice, kept, bonus, target

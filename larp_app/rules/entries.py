@@ -29,6 +29,9 @@ class Hit(Entry):
     damage: int = 1
     blows: int = 1
     pierce: bool = False
+    # The damage type, when not physical (cutting, piercing, blunt: every blow's by default),
+    # one its rule system declares (larp_app.rules.damage).
+    damage_type: str | None = None
     kind = "hit"
 
 
@@ -102,41 +105,18 @@ class Undo(Entry):
     kind = "undo"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Save(Entry):
-    """A save the referee rolled (when the event lets referees enter them)."""
-
-    success: bool
-    kind = "save"
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class CheckRoll(Entry):
-    """A condition's random check, rolled by the app on demand (confusion, paralysis...)."""
-
-    key: str
-    target: int | None = None  # the difficulty, for a check rolled against one
-    kind = "roll"
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class DiceRoll(Entry):
-    """A 1o3d10 the referee asks for, rolled by the app (Athkri's dado objetivo)."""
-
-    level: int = 0  # +1 keeps the highest of three d10, 0 the middle, −1 the lowest
-    bonus: int = 0
-    target: int | None = None  # the difficulty, if there is one
-    kind = "dice"
-
-
 MAX_TEXT = 2000
+PHYSICAL = "physical"  # a blow's damage type unless it names another
 
 
 def _hit(c: Checker, d: dict, p: str) -> dict:
+    damage_type = c.text(d, "damage_type", p + "damage_type", required=False, max_len=40)
     return {
         "damage": c.integer(d, "damage", p + "damage", lo=1, hi=100, required=False, default=1),
         "blows": c.integer(d, "blows", p + "blows", lo=1, hi=20, required=False, default=1),
         "pierce": c.boolean(d, "pierce", p + "pierce", default=False),
+        # A physical blow is every hit's default: said or not, the same entry.
+        "damage_type": None if damage_type == PHYSICAL else damage_type,
     }
 
 
@@ -186,28 +166,6 @@ def _undo(c: Checker, d: dict, p: str) -> dict:
     return {"target": _uuid(c, d, "target", p + "target")}
 
 
-def _save(c: Checker, d: dict, p: str) -> dict:
-    if "success" not in d:
-        c.error(p + "success", "required")
-        return {"success": None}
-    return {"success": c.boolean(d, "success", p + "success", default=False)}
-
-
-def _check_roll(c: Checker, d: dict, p: str) -> dict:
-    return {
-        "key": c.text(d, "key", p + "key", max_len=40),
-        "target": c.integer(d, "target", p + "target", lo=1, hi=100, required=False),
-    }
-
-
-def _dice(c: Checker, d: dict, p: str) -> dict:
-    return {
-        "level": c.integer(d, "level", p + "level", lo=-1, hi=1, required=False, default=0),
-        "bonus": c.integer(d, "bonus", p + "bonus", lo=-50, hi=50, required=False, default=0),
-        "target": c.integer(d, "target", p + "target", lo=1, hi=100, required=False),
-    }
-
-
 def _nothing(c: Checker, d: dict, p: str) -> dict:
     return {}
 
@@ -225,10 +183,20 @@ KINDS: dict[str, tuple[type[Entry], Callable[[Checker, dict, str], dict]]] = {
     "revive": (Revive, _revive),
     "note": (Note, _note),
     "undo": (Undo, _undo),
-    "save": (Save, _save),
-    "roll": (CheckRoll, _check_roll),
-    "dice": (DiceRoll, _dice),
 }
+
+
+def known_kinds() -> dict[str, tuple[type[Entry], Callable[[Checker, dict, str], dict]]]:
+    """Every kind the log reader reads: the shared ones, and the kinds of every rule system
+    known (found on first use, so that a log is read the same before or after)."""
+    while DISCOVER:
+        DISCOVER.pop()()
+    return KINDS
+
+
+# What finds the rule systems (set by the registry, which imports this module): run once,
+# before the first entry is read.
+DISCOVER: list[Callable[[], object]] = []
 
 
 def _uuid(c: Checker, d: dict, key: str, path: str) -> str | None:
@@ -268,12 +236,13 @@ def read_entry_into(checker: Checker, data: Any, prefix: str = "") -> Entry | No
     before = len(checker.errors)
     entry_id = _uuid(checker, data, "id", prefix + "id")
     at = _instant(checker, data, "at", prefix + "at")
-    kind = checker.choice(data, "kind", prefix + "kind", KINDS)
+    kinds = known_kinds()
+    kind = checker.choice(data, "kind", prefix + "kind", kinds)
     author = data.get("author", data.get("referee"))
-    fields = KINDS[kind][1](checker, data, prefix) if kind else {}
+    fields = kinds[kind][1](checker, data, prefix) if kind else {}
     if len(checker.errors) > before:
         return None
-    cls = KINDS[kind][0]
+    cls = kinds[kind][0]
     return cls(id=entry_id, at=at, author=None if author is None else str(author), **fields)
 
 
@@ -314,7 +283,7 @@ def entry_from_stored(data: dict[str, Any]) -> Entry:
     in, and reading a long log on every request must stay cheap. It sets the fields as the
     dataclass's own ``__init__`` would, at half the cost; keys that are no field are left out.
     """
-    cls = KINDS[data["kind"]][0]
+    cls = known_kinds()[data["kind"]][0]
     entry = _new(cls)
     get = data.get
     for name, default in _stored_fields(cls):

@@ -377,6 +377,12 @@ def _note(state: State, entry: Note, ctx: Context) -> State:
     return state
 
 
+def kinds_handled(ruleset: Ruleset) -> frozenset[str]:
+    """The kinds of entry the fold applies for ``ruleset``: the shared ones and its own
+    handlers'. Any other is refused by name (``not_in_ruleset``), and no screen offers it."""
+    return frozenset(HANDLERS) | frozenset(ruleset.wound_handlers) | {"undo"}
+
+
 HANDLERS: dict[str, Callable[..., State]] = {
     "spend_energy": _spend_energy,
     "restore_energy": _restore_energy,

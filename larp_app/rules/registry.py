@@ -13,6 +13,7 @@ from functools import cache
 from importlib.metadata import entry_points
 from typing import Any
 
+from .entries import DISCOVER
 from .kinds import SHARED, EntryKind, add_kinds, remove_kinds
 from .ruleset import Ruleset
 
@@ -39,6 +40,9 @@ def _discovered() -> dict[str, Ruleset]:
             raise TypeError(f"{GROUP} entry point gave {ruleset!r}, not a Ruleset")
         add_kinds(ruleset.entry_kinds)
     return {ruleset.key: ruleset for ruleset in found}
+
+
+DISCOVER.append(_discovered)  # the log reader reads every known rule system's kinds
 
 
 def _known() -> dict[str, Ruleset]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -68,6 +68,14 @@ class Ruleset:
     # The larp sheet's details its phone fold (static/fold.js) reads, sent to phones with the
     # sheet's maxima; None: every detail.
     fold_details: tuple[str, ...] | None = None
+    # The damage types a hit may name, each with its words ({language: text}): physical (every
+    # blow's, unless its hit names another) and the others the rule system tells apart; none
+    # when it tells none apart (larp_app/rules/README.md, "Damage types").
+    damage_types: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    # Whether ending a session dying (or in a status its catalogue marks
+    # ``deadly_at_end_of_session``) with no healer is death: the organiser then decides each
+    # such character when closing a session. The rule system's own declaration.
+    end_of_session_is_death: bool = False
     # Its tabletop sheet as a JSON Schema document with labels and spreadsheet columns in each
     # language (larp_app.rules.schema): imports, the CSV template, the edit form and the names
     # of fields in messages are derived from it. None: sheets only as JSON, edited as text.

@@ -15,6 +15,7 @@ RULE_FIGURES = (
     "suspends_harmful",
     "blindaje",
     "deadly_at_end_of_session",  # ending a session with it and no healer is death
+    "immune",  # the damage types that do nothing to it (larp_app.rules.damage)
 )
 
 
@@ -43,6 +44,9 @@ def parse_status_catalogue(raw: Any, checker: Checker, path: str) -> dict[str, S
         key = checker.text(item, "key", f"{where}.key", max_len=40)
         turns = checker.integer(item, "turns", f"{where}.turns", lo=0, nullable=True)
         ends_on_hit = checker.boolean(item, "ends_on_hit", f"{where}.ends_on_hit", default=False)
+        immune = item.get("immune", [])
+        if not isinstance(immune, list) or not all(isinstance(k, str) for k in immune):
+            checker.error(f"{where}.immune", "not_list")
         if key is None:
             continue
         if key in catalogue:

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
+from .entries import PHYSICAL
 from .registry import get_ruleset
 from .settings import Settings
 from .sheet import LarpSheet
@@ -82,5 +83,7 @@ def settings_to_wire(settings: Settings, catalogue: Mapping[str, Any]) -> dict[s
         "turn_seconds": settings.turn_seconds,
         "armour_breaks": settings.armour_breaks,
         "saves": settings.saves,
+        # The damage types a hit may name beyond physical (larp_app/rules/damage.py).
+        "damage_types": [k for k in get_ruleset(settings.ruleset).damage_types if k != PHYSICAL],
         "catalogue": statuses,
     }

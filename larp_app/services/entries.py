@@ -195,7 +195,7 @@ def keep_refusal(
 UNDO_WINDOW = timedelta(minutes=10)
 # An entry dated up to this much before the last one stored is taken as concurrent with it
 # (phones' clocks and networks differ by a few seconds); one dated earlier is a late entry,
-# placed where it belongs even if it voids entries stored before it (RULES.md §3).
+# placed where it belongs even if it voids entries stored before it (larp_app/rules/README.md).
 CONCURRENT = timedelta(seconds=10)
 
 

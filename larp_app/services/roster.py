@@ -139,9 +139,23 @@ def event_kit(event: Event, locale: str) -> dict[str, Any]:
         "rules": _rules(event, locale),
         "kinds": _console_kinds(event, locale),
         "own_kinds": [kind.key for kind in rules.get_ruleset(event.ruleset).entry_kinds],
+        # What the console offers: only kinds the rule system's fold applies (no coup de
+        # grâce where it has none), and the damage types a hit may name, in words.
+        "handled_kinds": sorted(rules.kinds_handled(rules.get_ruleset(event.ruleset))),
+        "damage_types": _damage_types(event, locale),
         # What the phone's fold reads (static/js/lib/fold.js): settings and catalogue.
         "fold": settings_to_wire(settings, status_catalogue(event)),
     }
+
+
+def _damage_types(event: Event, locale: str) -> list[dict[str, str]]:
+    """The damage types a hit may name at the event's rule system (physical first), each key
+    and name in the UI language; none where it tells none apart."""
+    ruleset = rules.get_ruleset(event.ruleset)
+    return [
+        {"key": key, "name": in_language(dict(words), locale, ruleset.language) or key}
+        for key, words in ruleset.damage_types.items()
+    ]
 
 
 def _console_kinds(event: Event, locale: str) -> list[dict]:

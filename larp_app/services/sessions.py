@@ -16,8 +16,9 @@ from .clock import now_utc
 from .entries import Recorded, lock_character, log_of, record_entry, state_of
 from .events import event_settings, status_catalogue
 
-# The words of RULES.md §2.5, stored as data in the log (like a code), whatever the language
-# of the organiser's screen: the log is read back by programs and by people of both languages.
+# The words of the end of session (larp_app/rules/README.md, "End of session"), stored as data
+# in the log (like a code), whatever the language of the organiser's screen: the log is read
+# back by programs and by people of both languages.
 KILL_REASON = "end of session"
 SPARED_NOTE = "spared by {healer} at end of session"
 VERDICTS = ("kill", "spare")
@@ -58,7 +59,10 @@ def dying_characters(event: Event, at: datetime) -> list[Dying]:
     """The event's characters dying at ``at``, the first to die first, then those with a
     status whose catalogue says ending the session with it is death (EX Nihilo's knock-out:
     "Un personaggio che finisce una sessione in status incosciente, senza nessun guaritore
-    [...] viene automaticamente considerato morto")."""
+    [...] viene automaticamente considerato morto"). None where the event's rule system does
+    not declare that ending a session so is death (``Ruleset.end_of_session_is_death``)."""
+    if not ends_sessions(event):
+        return []
     deadly = {k for k, s in status_catalogue(event).items() if s.texts.get(DEADLY)}
     dying = []
     for character in event.characters:
@@ -71,12 +75,17 @@ def dying_characters(event: Event, at: datetime) -> list[Dying]:
     return sorted(dying, key=lambda d: dying_order(d.snapshot, d.character.name, at))
 
 
+def ends_sessions(event: Event) -> bool:
+    """Whether the event's rule system says ending a session dying with no healer is death."""
+    return rules.get_ruleset(event.ruleset).end_of_session_is_death
+
+
 def planned_entries(decision: Decision, at: datetime) -> list[dict[str, Any]]:
     """The entries a decision records, with ids made here (uuid4)."""
     stamp = rules.format_instant(at)
     if decision.verdict == "kill":
         return [{"id": str(uuid.uuid4()), "kind": "kill", "at": stamp, "reason": KILL_REASON}]
-    # Our own reading of RULES.md §2.5, which says only "spared by a named healer (note)": the
+    # Our own reading of "spared by a named healer" (larp_app/rules/README.md): the
     # note alone would leave the countdown running and the character would die at death_at
     # anyway, so sparing also records a heal of 1. Counting from −1, that brings the character
     # to 0 points, gravely wounded and no longer dying: alive, and still needing care.

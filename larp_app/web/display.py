@@ -12,7 +12,6 @@ from flask_babel import gettext as _
 
 from .. import rules
 from ..messages import refusal_message
-from ..rules.dice import DIFFICULTIES
 from ..services.refusals import refusal_words
 from ..services.roster import original_and_translation as both_languages
 from .field_names import field_name, problem_line, shown_value, tabletop_rows
@@ -34,9 +33,17 @@ def kind_words(kind: str) -> str:
 
 
 def entry_summary(entry: rules.Entry) -> str:
-    """A few words on what an entry did, e.g. ``2 × 1, pierce``, as its kind declares."""
+    """A few words on what an entry did, e.g. ``2 × 1, pierce``, as its kind declares; a hit
+    of another damage type than physical names it in the words of its rule system."""
     declared = rules.entry_kind(entry.kind)
-    return "" if declared is None else declared.summary(entry, _)
+    text = "" if declared is None else declared.summary(entry, _)
+    damage_type = getattr(entry, "damage_type", None)
+    if damage_type:
+        named = (
+            r.damage_types[damage_type] for r in rules.rulesets() if damage_type in r.damage_types
+        )
+        text += " · " + words(next(named, {}) or damage_type)
+    return text
 
 
 def original_and_translation(
@@ -83,7 +90,6 @@ def register(app: Flask) -> None:
         number=number,
     )
     app.jinja_env.globals.update(
-        dice_difficulties=DIFFICULTIES,
         entry_summary=entry_summary,
         entry_kinds=rules.entry_kinds,
         kind_words=kind_words,

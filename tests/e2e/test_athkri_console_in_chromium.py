@@ -1,4 +1,5 @@
-"""The referee console for a Sistema Athkri character (RULES.md §4) on a 360 px phone."""
+"""The referee console for a Sistema Athkri character on a 360 px phone
+(larp_app/rulesets/athkri/README.md)."""
 
 import re
 
@@ -55,6 +56,9 @@ def test_a_fresh_athkri_character_is_stable_and_shows_no_save(live_server, phone
     expect(phone.locator("[data-level-word]")).to_have_text("Stable")
     expect(phone.locator("[data-save]")).to_be_hidden()
     expect(phone.get_by_role("button", name="Roll Confused")).to_be_visible()
+    # The seed has no coup de grâce, nor damage types (larp_app/rulesets/athkri/README.md).
+    expect(phone.locator('[data-open="coup"]')).to_be_hidden()
+    expect(phone.locator("[data-damage-type]")).to_have_count(0)
 
 
 def test_a_pierce_blow_of_every_point_knocks_out_with_a_save_ticking(live_server, phone, athkri):
@@ -75,16 +79,22 @@ def test_a_pierce_blow_of_every_point_knocks_out_with_a_save_ticking(live_server
 
 
 def test_where_referees_roll_saves_a_failed_one_costs_fisico(app, live_server, phone, athkri):
+    """ "Al comienzo de cada Turno, ha de realizar una Tirada de salvación": one a turn, the
+    first when the turn after the knock-out begins; a tap too soon is refused in words."""
     with app.app_context():
         event = db.session.get(Character, athkri["id"]).event
-        change_settings(event, {**event.settings, "saves": "referee"})
+        change_settings(event, {**event.settings, "saves": "referee", "turn_seconds": 6})
         db.session.commit()
     open_console(phone, live_server, athkri["id"])
     knock_out(phone, athkri["hp"])
     expect(phone.locator("[data-failure-cost]")).to_have_text(str(athkri["fisico"]))
-    phone.get_by_role("button", name="Save failed").click()
+    expect(phone.locator("[data-save-left]")).to_have_text("00:00", timeout=10000)
+    phone.get_by_role("button", name="Save failed").first.click()
     expect(phone.locator("[data-hp]")).to_have_text(str(-athkri["fisico"]))
     expect(phone.locator("[data-failure-cost]")).to_have_text(str(2 * athkri["fisico"]))
+    phone.get_by_role("button", name="Save failed").first.click()  # a second, the same turn
+    expect(phone.locator("[data-feedback]")).to_contain_text("one save a turn")
+    expect(phone.locator("[data-hp]")).to_have_text(str(-athkri["fisico"]))
 
 
 def test_where_referees_roll_saves_the_console_asks_for_the_indefenso_save(

@@ -13,7 +13,7 @@ from larp_app.services.clock import now_utc
 from larp_app.services.demo import load_demo
 from larp_app.services.entries import record_entry
 
-DYING_SECONDS = 600  # RULES.md §2.2: 600 turns of 1 s from the blow to death
+DYING_SECONDS = 600  # ex_nihilo/README.md: 600 turns of 1 s, blow to death
 TOUCH = """() => [...document.querySelectorAll(
     'button, select, input:not([type=hidden]):not([type=checkbox]):not([type=radio]),'
     + ' a.button, .topbar a, a.name, label.choice')]

@@ -99,6 +99,28 @@ def test_several_blows_and_a_damage_call_in_one_entry_down_to_dying(live_server,
     assert left.startswith(("09:", "10:"))  # a 600-turn countdown, ticking
 
 
+def test_an_intangible_character_takes_no_plain_blow_but_a_hit_of_heat_from_more(
+    live_server, phone, character
+):
+    """ "Intangibile: immune ai danni da taglio, punta e contundenti. Continua a ricevere danno
+    da Calore ed Elettricità." (larp_app/rulesets/ex_nihilo/README.md)"""
+    open_console(phone, live_server, character["id"])
+    phone.get_by_role("button", name="Altro", exact=True).click()
+    phone.get_by_role("button", name="Status", exact=True).click()
+    phone.locator("[data-status-picker] button", has_text="Intangibile").click()
+    expect(phone.locator("[data-statuses] li", has_text="Intangibile")).to_have_count(1)
+    hit = phone.get_by_role("button", name="Colpo", exact=True)
+    hit.click()
+    expect(phone.locator("[data-feedback]")).to_contain_text("Registrato")
+    assert (number(phone, "ap"), number(phone, "hp")) == (character["ap"], character["hp"])
+    phone.get_by_role("button", name="Altro", exact=True).click()
+    typed = phone.locator('[data-dialog="more"] [data-damage-type]')
+    expect(typed).to_have_text(["Colpo · Calore", "Colpo · Elettricità"])
+    phone.get_by_role("button", name="Colpo · Calore").click()
+    expect(phone.locator("[data-ap]")).to_have_text(str(character["ap"] - 1))
+    expect(phone.locator("[data-feedback]")).to_contain_text("Registrato")
+
+
 def test_a_coup_de_grace_is_offered_only_on_a_dying_character_and_says_why(
     live_server, phone, character
 ):

@@ -1,4 +1,5 @@
-"""Sistema Athkri (RULES.md §4) in the same engine: every wound rule as a readable test."""
+"""Sistema Athkri in the same engine: every wound rule as a readable test
+(larp_app/rulesets/athkri/README.md)."""
 
 import json
 import uuid
@@ -11,7 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from larp_app.rules import InvalidInput, convert_sheet, read_entry, read_settings, state_at
-from larp_app.rules.dice import d, one_of_three_d10, rng_for
+from larp_app.rules.dice import d, rng_for
+from larp_app.rulesets.athkri.one_of_three import one_of_three_d10
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 T0 = datetime(2027, 3, 6, 15, 0, tzinfo=UTC)

@@ -15,18 +15,16 @@ from hypothesis import strategies as st
 
 from larp_app.rules import convert_sheet, read_settings, state_at
 from larp_app.rules.entries import (
-    CheckRoll,
     CoupDeGrace,
-    DiceRoll,
     Heal,
     Hit,
     Kill,
     Note,
     Revive,
-    Save,
     StatusOff,
     StatusOn,
 )
+from larp_app.rulesets.athkri.entries import CheckRoll, DiceRoll, Save
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 T0 = datetime(2027, 3, 6, 15, 0, tzinfo=UTC)

@@ -1,6 +1,7 @@
-"""Sistema Athkri's wound track as its seed says (issue 14): each test quotes the seed.
+"""Sistema Athkri's wound track as its seed says: each test quotes the seed.
 
-The seed is ``seeds/003_7b94916931d443c5.txt``; where RULES.md §4 says less, the seed wins.
+The seed is the conditions chapter of Sistema Athkri; larp_app/rulesets/athkri/README.md
+states the rules as the engine applies them, and where it says less, the seed wins.
 """
 
 import json
@@ -154,13 +155,18 @@ def test_healing_a_character_asleep_after_stabilising_alone_starts_from_zero():
     assert awake.state.hp == 3  # awake again: the heal adds to the 1 PS
 
 
-# 7. Coup de grâce --------------------------------------------------------------------------
+# 7. Finishing the helpless ----------------------------------------------------------------
 
 
-def test_a_coup_de_grace_on_a_character_asleep_after_stabilising_is_allowed():
-    """ "Un personaje Inconsciente también está Indefenso": asleep, it cannot defend itself."""
-    s = state([knocked_out(), entry("coup_de_grace", 60)], 61)
-    assert (s.wound, s.conflicts) == ("dead", ())
+def test_a_big_blow_on_a_character_asleep_after_stabilising_calls_the_save_at_13():
+    """ "Un personaje Inconsciente también está Indefenso": asleep, it cannot defend itself,
+    and a blow of Físico × 2 calls "una Tirada de salvación de Físico a Dificultad 13"; the
+    seed knows no coup de grâce (larp_app/rulesets/athkri/README.md)."""
+    s = state([knocked_out(), entry("hit", 60, number=8, damage=8, pierce=True)], 61)
+    assert [r["target"] for r in s.extra["rolls"] if r["what"] == "indefenso"] == [13]
+    coup = entry("coup_de_grace", 60, number=9)
+    refused = state([knocked_out(), coup], 61)
+    assert (refused.wound, [c.code for c in refused.conflicts]) == ("grievous", ["not_in_ruleset"])
 
 
 # 4. Penalties to all rolls -----------------------------------------------------------------
@@ -257,7 +263,7 @@ def test_petrificado_adds_twenty_blindaje_and_suspends_ongoing_damage():
     """ "obtiene +20 a Blindaje [...] y cualquier Condición nociva se mantiene en suspensión
     hasta que se libre de la Petrificación"."""
     stone = entry("status_on", 0, key="petrificado")
-    assert state([stone, entry("hit", 1, damage=22, pierce=True)], 1).state.hp == 18
+    assert state([stone, entry("hit", 1, damage=22)], 1).state.hp == 20  # 20 + the sheet's 2
     assert state([stone, ongoing()], 5).state.hp == 20
 
 

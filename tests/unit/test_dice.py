@@ -9,6 +9,7 @@ import random
 import pytest
 
 from larp_app.rules import dice
+from larp_app.rulesets.athkri.one_of_three import one_of_three_d10
 
 
 def reference(seed: str, *parts: object) -> random.Random:
@@ -38,11 +39,11 @@ def test_getrandbits_draws_what_random_random_draws(bits):
 
 def test_a_roll_is_the_same_whether_its_seed_was_kept_or_not():
     dice.first_words.cache_clear()
-    first = dice.one_of_three_d10(dice.rng_for("seed", "abc"), 0, 3, 12)
-    again = dice.one_of_three_d10(dice.rng_for("seed", "abc"), 0, 3, 12)
+    first = one_of_three_d10(dice.rng_for("seed", "abc"), 0, 3, 12)
+    again = one_of_three_d10(dice.rng_for("seed", "abc"), 0, 3, 12)
     assert dice.first_words.cache_info().hits >= 1
     dice.first_words.cache_clear()
-    cold = dice.one_of_three_d10(dice.rng_for("seed", "abc"), 0, 3, 12)
+    cold = one_of_three_d10(dice.rng_for("seed", "abc"), 0, 3, 12)
     assert first == again == cold
     theirs = reference("seed", "abc")
     assert first.dice == tuple(theirs.randint(1, 10) for _ in range(3))

@@ -1,5 +1,6 @@
 """EX Nihilo gaps found in the review of issue 14; each test quotes the seed
-(``seeds/000_67e82c4e6e264187.txt``) or RULES.md §2 where the seed says less."""
+(its "Regolamento da tavolo") or larp_app/rulesets/ex_nihilo/README.md where the seed says
+less."""
 
 import json
 import uuid
@@ -39,7 +40,7 @@ def test_without_worn_armour_nothing_breaks():
 
 
 def test_spending_energy_on_an_advancement_must_pay_its_cost():
-    """RULES.md §2.4: an advancement has its "energy_cost"; spending on it spends that."""
+    """larp_app/rules/README.md: on an advancement, energy spent is what it costs."""
     wrong = entry("spend_energy", amount=1, advancement="Sguardo del Vuoto")
     s = state_at(SHEET, BREAKS, [wrong], T0)
     assert [(c.code, c.params) for c in s.conflicts] == [
@@ -62,7 +63,7 @@ def test_a_sheet_with_an_advancement_that_costs_energy_and_no_energy_warns():
 
 def test_the_larp_sheet_carries_the_stagger_and_coup_de_grace_rules_in_italian():
     """ "è impossibilitato a fare qualcosa di diverso dal semplice barcollare o muoversi di 1
-    metro per turno"; RULES.md §2.2: "A mimed killing blow of at least 3 seconds"."""
+    metro per turno"; larp_app/rulesets/ex_nihilo/README.md: "mimed for at least 3 seconds"."""
     rules = {r["key"]: r for r in SHEET.details["rules"]}
     assert "barcollare" in rules["stagger"]["text"]["it"]
     assert "3 secondi" in rules["coup_de_grace"]["text"]["it"]

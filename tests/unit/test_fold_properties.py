@@ -62,7 +62,7 @@ def instant(seconds: int) -> datetime:
 
 @cache
 def larp_sheet(corpo: int, equilibrio: int, mente: int, spirito: int, weight: str | None):
-    """The example character (RULES.md §2.1) with other attributes and armour."""
+    """The example character (tests/data/ex-nihilo-sheet.json) with other attributes and armour."""
     armour = None
     if weight is not None:
         armour = {"name": "Armatura", "weight": weight, "deflection": 10, "absorption": 4}

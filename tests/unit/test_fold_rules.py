@@ -1,4 +1,5 @@
-"""Every worked rule of RULES.md §2.5 and §3, one readable test each."""
+"""Every worked rule of the log and of EX Nihilo's wounds (larp_app/rules/README.md,
+larp_app/rulesets/ex_nihilo/README.md), one readable test each."""
 
 import json
 import uuid

@@ -1,4 +1,5 @@
-"""EX Nihilo sheets (RULES.md §2.1–2.4, §2.6): validation and conversion through the engine API."""
+"""EX Nihilo sheets (larp_app/rulesets/ex_nihilo/README.md): validation and conversion through
+the engine API."""
 
 import json
 import re
@@ -18,7 +19,7 @@ from larp_app.rules import (
 DATA = Path(__file__).resolve().parents[1] / "data"
 DROP = object()  # ``set_at`` removes the field instead of setting it
 
-# The house-default attribute-modifier table of RULES.md §2.3, one row per line.
+# The house-default attribute-modifier table (larp_app/rulesets/ex_nihilo/README.md), a row a line.
 ROW_KEYS = (
     "min",
     "max",
@@ -457,7 +458,7 @@ def test_an_attribute_out_of_range_reads_must_be_8_to_22():
     assert problem_message(problem) == "attributes.corpo: must be 8–22, got 25"
 
 
-# Event tables (RULES.md: "an organiser can replace it per event") ----------------------------
+# Event tables (larp_app/rules/README.md: "an organiser replaces a table per event") ----------
 
 
 def test_an_event_armour_table_changes_the_armour_points():
@@ -573,7 +574,7 @@ def test_a_sheet_of_another_ruleset_than_the_events_is_rejected():
     ]
 
 
-# Tabletop values (RULES.md §2.2): kept for the organiser, dropped from the larp sheet --------
+# Tabletop values (ex_nihilo/README.md): kept for the organiser, dropped from the larp sheet --
 
 
 def test_tabletop_values_of_the_example_sheet():

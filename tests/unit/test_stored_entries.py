@@ -14,7 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from larp_app.rules import entry_from_stored, entry_to_dict, read_entry, state_at
-from larp_app.rules.entries import DiceRoll, Note
+from larp_app.rules.entries import Note
+from larp_app.rulesets.athkri.entries import DiceRoll
 
 from .test_athkri_properties import EVENTS as ATHKRI_EVENTS
 from .test_athkri_properties import SHEETS as ATHKRI_SHEETS

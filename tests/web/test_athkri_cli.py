@@ -1,5 +1,6 @@
-"""The command line on a Sistema Athkri sheet (RULES.md §4): ``flask sheets convert`` and
-``flask log replay`` with saves the app rolls from the event's seed."""
+"""The command line on a Sistema Athkri sheet (larp_app/rulesets/athkri/README.md):
+``flask sheets convert`` and ``flask log replay`` with saves the app rolls from the event's
+seed."""
 
 import json
 import os
@@ -94,7 +95,8 @@ def test_sheets_convert_lists_every_problem_of_a_bad_athkri_sheet(runner, tmp_pa
 
 @pytest.mark.parametrize("seed", ["naufragio", "luna", "mar"])
 def test_replay_rolls_a_save_each_turn_and_the_state_follows_the_dice(runner, files, seed):
-    """Whatever the dice, the printed state is what the printed saves make of it (§4.2)."""
+    """Whatever the dice, the printed state is what the printed saves make of it
+    (larp_app/rulesets/athkri/README.md, "Wounds")."""
     state = replay(runner, *files(seed))
     rolled = saves(state)
     assert rolled, state

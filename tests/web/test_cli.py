@@ -1,4 +1,5 @@
-"""The command line: ``flask sheets convert`` and ``flask log replay`` (README, RULES.md §2, §3)."""
+"""The command line: ``flask sheets convert`` and ``flask log replay`` (README,
+larp_app/rules/README.md)."""
 
 import json
 from pathlib import Path
@@ -161,8 +162,8 @@ def test_a_missing_sheet_file_exits_2_naming_the_problem(runner, tmp_path):
 
 
 def test_an_invalid_tabletop_sheet_with_a_stray_hp_max_is_still_checked(runner, tmp_path):
-    # RULES.md §2.1: "Bad input is rejected with every problem listed at once, each naming
-    # its field". A stray hp_max must not make the CLI skip the checks.
+    # larp_app/rulesets/ex_nihilo/README.md: "Bad input is refused with every problem at once,
+    # each naming its field". A stray hp_max must not make the CLI skip the checks.
     raw = {**example_sheet(), "hp_max": 3}
     raw["attributes"]["corpo"] = 25
     result = convert(runner, write(tmp_path, "sheet.json", raw))
@@ -171,7 +172,7 @@ def test_an_invalid_tabletop_sheet_with_a_stray_hp_max_is_still_checked(runner, 
 
 
 def test_a_larp_sheet_with_nothing_but_hp_max_is_rejected(runner, tmp_path):
-    # RULES.md §2.1: "Nothing half-imported."
+    # Nothing half-imported (larp_app/rules/README.md: "nothing is stored").
     result = convert(runner, write(tmp_path, "sheet.json", {"hp_max": 3}))
     assert_rejected(result)
 

@@ -69,9 +69,9 @@ def test_the_player_page_shows_rule_texts_the_same_way(app, client):
 
 
 def test_an_ex_nihilo_larp_sheet_recalls_the_stagger_and_the_mimed_coup_de_grace(organiser):
-    """Issue 14 (EX Nihilo): "è impossibilitato a fare qualcosa di diverso dal semplice
-    barcollare o muoversi di 1 metro per turno"; a mimed killing blow of at least 3 seconds
-    (RULES.md §2.2), in Italian with the page's translation."""
+    """EX Nihilo: "è impossibilitato a fare qualcosa di diverso dal semplice barcollare o
+    muoversi di 1 metro per turno"; a mimed killing blow of at least 3 seconds
+    (larp_app/rulesets/ex_nihilo/README.md), in Italian with the page's translation."""
     page = page_in(organiser, "en", "/events/1/print")
     assert '<span lang="it">A 0 punti vita si può solo barcollare' in page
     assert '<span lang="en" class="translation">At 0 hit points, only stagger' in page

@@ -1,4 +1,5 @@
-"""Sistema Athkri (RULES.md §4): sheets, larp sheet, and the wound track with its saves.
+"""Sistema Athkri (its rules, the seed's words and the house decisions: README.md here): sheets,
+larp sheet, and the wound track with its saves.
 
 Puntos de Salud (PS) are the points (``hp``); damage is what the character lacks of the
 maximum (``hp_max − hp``). Estable above Físico, Malherido from Físico down to 1,
@@ -16,9 +17,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from larp_app.rules import dice
-from larp_app.rules import entries as _entries
 from larp_app.rules.armour import take_blow
-from larp_app.rules.kinds import EntryKind, Translate
+from larp_app.rules.damage import blow_lands
 from larp_app.rules.problems import Checker, RuleError
 from larp_app.rules.ruleset import Ruleset
 from larp_app.rules.schema import fold
@@ -28,6 +28,8 @@ from larp_app.rules.statuses import parse_status_catalogue
 from larp_app.rules.tables import TableSet
 from larp_app.rules.timeutil import format_instant
 
+from .entries import ENTRY_KINDS
+from .one_of_three import one_of_three_d10
 from .schema import (
     ATTRIBUTE_RANGE,
     ATTRIBUTES,
@@ -44,8 +46,10 @@ from .schema import (
 )
 
 if TYPE_CHECKING:
-    from larp_app.rules.entries import CheckRoll, CoupDeGrace, DiceRoll, Heal, Hit, Save, StatusOn
+    from larp_app.rules.entries import Heal, Hit, StatusOn
     from larp_app.rules.fold import Context
+
+    from .entries import CheckRoll, DiceRoll, Save
 
 SHEET_KEYS = tuple(SCHEMA["properties"])
 ONGOING = "dano_continuo"  # the condition whose damage comes every turn
@@ -109,18 +113,31 @@ class Ongoing:
 
 
 @dataclass(frozen=True, slots=True)
+class Layer:
+    """Blindaje a condition adds (Petrificado: "+20 a Blindaje"): armour points blows use up
+    before the sheet's, while the condition applied at ``since`` lasts."""
+
+    key: str  # the condition
+    since: datetime  # when it was applied (its ActiveStatus's since)
+    left: int  # points of it not yet used up
+
+
+@dataclass(frozen=True, slots=True)
 class Track:
     """Where the character is on the wound track, beyond its points."""
 
     unconscious_since: datetime | None = None  # saves run each turn from here
     cause: str = ""  # the entry that knocked them out: with the seed it fixes the dice
-    saves: int = 0  # saves rolled since unconscious_since
+    # The turn of the last save since unconscious_since (turns counted from it; one save a
+    # turn, so where the app rolls them, also how many it rolled).
+    saves: int = 0
     failures: int = 0  # failed saves in this spell of unconsciousness
     stabilised_alone: bool = False  # after once, no save stabilises without help
     awake_at: datetime | None = None  # stabilised alone: asleep (unconscious) until then
     indefenso_due: int = 0  # Indefenso saves at 13 a referee still has to enter
     ongoing: Ongoing | None = None  # Daño continuo: what it deals each turn, until its save
     rolls: tuple[tuple[datetime, str, dice.Roll], ...] = ()  # (at, what, roll), latest last
+    layers: tuple[Layer, ...] = ()  # Blindaje conditions add, first used first
 
 
 EMPTY_TRACK = Track()  # no state's track yet: nothing happened on it
@@ -146,6 +163,7 @@ def _track_with(
     indefenso_due=_KEEP,
     ongoing=_KEEP,
     rolls=_KEEP,
+    layers=_KEEP,
 ) -> Track:
     """A copy of ``track`` with the fields given changed, made as ``State.evolve`` makes a
     state (the fold makes one for nearly every roll); every field written out."""
@@ -160,6 +178,7 @@ def _track_with(
     new.indefenso_due = t.indefenso_due if indefenso_due is _KEEP else indefenso_due
     new.ongoing = t.ongoing if ongoing is _KEEP else ongoing
     new.rolls = t.rolls if rolls is _KEEP else rolls
+    new.layers = t.layers if layers is _KEEP else layers
     new.__class__ = Track
     return new
 
@@ -299,7 +318,7 @@ class _Figures:
 
         self.common_status_on = HANDLERS["status_on"]  # Athkri's status_on runs it first
         self._texts: dict[str, Mapping[str, Any]] = {}
-        self._by_keys: dict[tuple[str, ...], tuple[int, bool, tuple]] = {}
+        self._by_keys: dict[tuple[str, ...], tuple[bool, tuple]] = {}
         self._last: tuple = ((), _NOTHING)  # the statuses last asked about, and the answer
 
     def texts(self, key: str) -> Mapping[str, Any]:
@@ -309,9 +328,9 @@ class _Figures:
             texts = self._texts[key] = status.texts if status else {}
         return texts
 
-    def of_statuses(self, statuses: tuple) -> tuple[int, bool, tuple[tuple[str, int], ...]]:
-        """For the active conditions: Blindaje they add, whether one holds harmful ones in
-        suspension (Petrificado), and what they add to every roll (``roll_modifiers``)."""
+    def of_statuses(self, statuses: tuple) -> tuple[bool, tuple[tuple[str, int], ...]]:
+        """For the active conditions: whether one holds harmful ones in suspension
+        (Petrificado), and what they add to every roll (``roll_modifiers``)."""
         last = self._last
         if statuses is last[0]:  # the same tuple as the step before: most steps keep it
             return last[1]
@@ -319,7 +338,6 @@ class _Figures:
         found = self._by_keys.get(keys)
         if found is None:
             texts = self.texts
-            blindaje = sum(int(texts(k).get("blindaje") or 0) for k in keys)
             ordered = sorted(set(keys))
             suspended = any(texts(k).get("suspends_harmful") for k in ordered)
             modifiers = []
@@ -327,12 +345,12 @@ class _Figures:
                 value = texts(key).get("all_rolls")
                 if value and not (suspended and texts(key).get("harmful")):
                     modifiers.append((key, int(value)))
-            found = self._by_keys[keys] = (blindaje, suspended, tuple(modifiers))
+            found = self._by_keys[keys] = (suspended, tuple(modifiers))
         self._last = (statuses, found)
         return found
 
 
-_NOTHING = (0, False, ())  # no condition active: nothing added, nothing suspended
+_NOTHING = (False, ())  # no condition active: nothing suspended, nothing added
 
 
 def _figures(ctx: Context) -> _Figures:
@@ -342,7 +360,7 @@ def _figures(ctx: Context) -> _Figures:
     return figures
 
 
-def _of_statuses(state: State, ctx: Context) -> tuple[int, bool, tuple[tuple[str, int], ...]]:
+def _of_statuses(state: State, ctx: Context) -> tuple[bool, tuple[tuple[str, int], ...]]:
     return _figures(ctx).of_statuses(state.statuses) if state.statuses else _NOTHING
 
 
@@ -383,19 +401,50 @@ def _dead_if_past(state: State, at: datetime, ctx: Context) -> State:
 
 
 def hit(state: State, entry: Hit, ctx: Context) -> State:
-    """Blows on a helpless (Indefenso) character still deal damage; a big one may kill."""
-    extra = _of_statuses(state, ctx)[0]  # Petrificado: "+20 a Blindaje" a blow
+    """Blows on a helpless (Indefenso) character still deal damage; a big one may kill.
+    Blindaje takes each blow first, unless it pierces: what conditions add (Petrificado's
+    "+20 a Blindaje"), then the sheet's."""
+    if not blow_lands(state, entry, ctx):
+        return state
+    layers = () if state.track is None else state.track.layers
+    if layers:
+        layers = _live_layers(state)
+        if layers != state.track.layers:  # conditions over since: what they added is gone
+            state = state.evolve(track=_track_with(state.track, layers=layers))
     for blow in range(entry.blows):
+        rest = entry.damage
+        if layers and not entry.pierce:
+            layers, rest = _absorbed(layers, rest)
+            state = state.evolve(track=_track_with(_track(state), layers=layers))
         ap, destroyed, rest = take_blow(
-            state.ap, state.armour_destroyed, entry.damage, entry.pierce, ctx.settings.armour_breaks
+            state.ap, state.armour_destroyed, rest, entry.pierce, ctx.settings.armour_breaks
         )
         if ap != state.ap or destroyed is not state.armour_destroyed:  # most blows: no armour
             state = state.evolve(ap=ap, armour_destroyed=destroyed)
-        if rest - extra >= 1:
-            state = _suffer(state, rest - extra, entry.at, (entry.id, "indefenso", blow), ctx)
+        if rest >= 1:
+            state = _suffer(state, rest, entry.at, (entry.id, "indefenso", blow), ctx)
         if state.died_at is not None:
             break
     return state
+
+
+def _live_layers(state: State) -> tuple[Layer, ...]:
+    """The Blindaje layers whose condition still lasts (the one applied at their instant)."""
+    layers = _track(state).layers
+    if not layers:
+        return layers
+    active = {(s.key, s.since) for s in state.statuses}
+    return tuple(layer for layer in layers if (layer.key, layer.since) in active)
+
+
+def _absorbed(layers: tuple[Layer, ...], damage: int) -> tuple[tuple[Layer, ...], int]:
+    """The layers after taking ``damage``, first layer first, and what goes through."""
+    kept = []
+    for layer in layers:
+        taken = min(layer.left, damage)
+        damage -= taken
+        kept.append(layer if not taken else Layer(layer.key, layer.since, layer.left - taken))
+    return tuple(kept), damage
 
 
 def _suffer(state: State, damage: int, at: datetime, parts: tuple, ctx: Context) -> State:
@@ -423,8 +472,16 @@ def _suffer(state: State, damage: int, at: datetime, parts: tuple, ctx: Context)
 
 
 def status_on(state: State, entry: StatusOn, ctx: Context) -> State:
-    """A condition, as everywhere; Daño continuo also starts dealing its damage each turn."""
-    state = _figures(ctx).common_status_on(state, entry, ctx)
+    """A condition, as everywhere; Daño continuo also starts dealing its damage each turn, and
+    one that adds Blindaje (Petrificado) adds it afresh."""
+    figures = _figures(ctx)
+    state = figures.common_status_on(state, entry, ctx)
+    added = int(figures.texts(entry.key).get("blindaje") or 0)
+    if added > 0 or _track(state).layers:
+        layers = tuple(layer for layer in _live_layers(state) if layer.key != entry.key)
+        if added > 0:
+            layers = (*layers, Layer(entry.key, entry.at, added))
+        state = state.evolve(track=_track_with(_track(state), layers=layers))
     if entry.key != ONGOING:
         return state
     ongoing = Ongoing(
@@ -456,7 +513,7 @@ def _tick(state: State, at: datetime, ctx: Context) -> State:
     track = _track(state)
     ongoing = _one_more_tick(track.ongoing)
     state = state.evolve(track=_track_with(track, ongoing=ongoing))
-    if _of_statuses(state, ctx)[1]:
+    if _of_statuses(state, ctx)[0]:
         return state  # Petrificado: the harm is held in suspension
     return _suffer(state, ongoing.damage, at, (ongoing.cause, "ongoing", ongoing.ticks), ctx)
 
@@ -469,16 +526,13 @@ def heal(state: State, entry: Heal, ctx: Context) -> State:
         # Outside help: awake, and may stabilise alone again; an Indefenso save still stands,
         # and so does Daño continuo (only its save ends it).
         track = _track_with(
-            EMPTY_TRACK, rolls=track.rolls, indefenso_due=track.indefenso_due, ongoing=track.ongoing
+            EMPTY_TRACK,
+            rolls=track.rolls,
+            indefenso_due=track.indefenso_due,
+            ongoing=track.ongoing,
+            layers=track.layers,
         )
     return state.evolve(hp=hp, track=track)
-
-
-def coup_de_grace(state: State, entry: CoupDeGrace, ctx: Context) -> State:
-    """Only on a helpless character: unconscious (asleep included), or Indefenso."""
-    if not helpless(state):
-        raise RuleError("not_dying")
-    return state.dead_at(entry.at)
 
 
 def save(state: State, entry: Save, ctx: Context) -> State:
@@ -493,7 +547,21 @@ def save(state: State, entry: Save, ctx: Context) -> State:
         return state if entry.success else state.dead_at(entry.at)
     if track.unconscious_since is None:
         raise RuleError("not_unconscious")
-    return _apply_save(state, track, entry.success, entry.at, ctx, None)
+    # "Al comienzo de cada Turno": one save a turn, the first when the turn after the
+    # knock-out begins (two referees at one body must not deal a failure a turn early).
+    turn, since = _figures(ctx).turn, track.unconscious_since
+    number = (entry.at - since) // turn
+    if number < 1:
+        raise RuleError("save_before_first_turn", seconds=_seconds(since + turn - entry.at))
+    if number <= track.saves:
+        left = since + (track.saves + 1) * turn - entry.at
+        raise RuleError("save_already_made_this_turn", seconds=_seconds(left))
+    return _apply_save(state, track, entry.success, entry.at, ctx, None, number)
+
+
+def _seconds(left: timedelta) -> int:
+    """Whole seconds, rounded up: how long a referee waits."""
+    return -((-left) // timedelta(seconds=1))
 
 
 def revived(state: State, ctx: Context) -> State:
@@ -520,7 +588,7 @@ def check_roll(state: State, entry: CheckRoll, ctx: Context) -> State:
     target = entry.target
     if target is None and entry.key == ONGOING and track.ongoing is not None:
         target = track.ongoing.difficulty
-    roll = dice.one_of_three_d10(
+    roll = one_of_three_d10(
         rng,
         _level_of_dice(state, ctx),
         bonus,
@@ -537,17 +605,17 @@ def roll_modifiers(state: State, ctx: Context) -> tuple[tuple[str, int], ...]:
     """What the active conditions add to every roll (the seed's "-2 a todas sus Tiradas":
     Enfermo, Asustado, Dominado), each by its key; Petrificado holds harmful ones in
     suspension ("cualquier Condición nociva se mantiene en suspensión")."""
-    return _of_statuses(state, ctx)[2]
+    return _of_statuses(state, ctx)[1]
 
 
 def _level_of_dice(state: State, ctx: Context, asked: int = 0) -> int:
-    """Malherido lowers the dado objetivo one level (§4.1)."""
+    """Malherido lowers the dado objetivo one level (README.md, "Dice")."""
     return asked - 1 if level(state, ctx) == "malherido" else asked
 
 
 def _save_roll(state: State, rng, target: int, ctx: Context) -> dice.Roll:
     """A Físico save: 1o3d10 + Físico + the conditions' modifiers against ``target``."""
-    return dice.one_of_three_d10(
+    return one_of_three_d10(
         rng,
         _level_of_dice(state, ctx),
         _fisico(ctx),
@@ -557,8 +625,8 @@ def _save_roll(state: State, rng, target: int, ctx: Context) -> dice.Roll:
 
 
 def roll_dice(state: State, entry: DiceRoll, ctx: Context) -> State:
-    """A 1o3d10 on demand, kept with its dice; Malherido lowers it one level (§4.1)."""
-    roll = dice.one_of_three_d10(
+    """A 1o3d10 on demand, kept with its dice; Malherido lowers it one level (README.md, "Dice")."""
+    roll = one_of_three_d10(
         dice.rng_for(_figures(ctx).dice_seed, entry.id),
         _level_of_dice(state, ctx, entry.level),
         entry.bonus,
@@ -568,9 +636,10 @@ def roll_dice(state: State, entry: DiceRoll, ctx: Context) -> State:
     return state.evolve(track=_with_roll(_track(state), entry.at, "dice", roll))
 
 
-def _apply_save(state, track, success, at, ctx, roll) -> State:
+def _apply_save(state, track, success, at, ctx, roll, number) -> State:
+    """The save of turn ``number`` (counted from the knock-out)."""
     fisico = _fisico(ctx)
-    track = _track_with(track, saves=track.saves + 1)
+    track = _track_with(track, saves=number)
     if roll is not None:
         track = _with_roll(track, at, "save", roll)
     if success and not track.stabilised_alone:
@@ -654,7 +723,7 @@ def advance_wounds(state: State, t: datetime, ctx: Context) -> State:
         else:
             rng = dice.rng_for(figures.dice_seed, track.cause, "save", track.saves + 1)
             roll = _save_roll(state, rng, UNCONSCIOUS_SAVE, ctx)
-            state = _apply_save(state, track, roll.success, at, ctx, roll)
+            state = _apply_save(state, track, roll.success, at, ctx, roll, track.saves + 1)
     return state
 
 
@@ -707,50 +776,13 @@ def describe(state: State, ctx: Context) -> dict[str, Any]:
         "awake_at": format_instant(track.awake_at),
         "indefenso_save_due": track.indefenso_due,
         "ongoing_damage": None if _next_tick_at(state, ctx) is None else track.ongoing.damage,
+        "extra_blindaje": sum(layer.left for layer in _live_layers(state)),
         "roll_modifiers": [{"key": k, "value": v} for k, v in roll_modifiers(state, ctx)],
         "rolls": [
             {"at": format_instant(at), "what": what, **roll.to_dict()}
             for at, what, roll in track.rolls
         ],
     }
-
-
-# Its own kinds of entry (the readers are the log reader's): a referee's save, a condition's
-# check, a 1o3d10.
-def _save_summary(entry: Save, _: Translate) -> str:
-    return _("passed") if entry.success else _("failed")
-
-
-def _roll_summary(entry: CheckRoll, _: Translate) -> str:
-    return entry.key + ("" if entry.target is None else f" / {entry.target}")
-
-
-def _dice_summary(entry: DiceRoll, _: Translate) -> str:
-    keep = {1: "↑", 0: "", -1: "↓"}[entry.level]
-    target = "" if entry.target is None else f" / {entry.target}"
-    return f"1o3d10{keep} {entry.bonus:+d}{target}"
-
-
-ENTRY_KINDS = (
-    EntryKind(
-        "save",
-        *_entries.KINDS["save"],
-        label={"es": "Salvación de Físico", "en": "Físico save", "it": "Tiro salvezza di Físico"},
-        summary=_save_summary,
-    ),
-    EntryKind(
-        "roll",
-        *_entries.KINDS["roll"],
-        label={"es": "Tirada de condición", "en": "Condition roll", "it": "Tiro di condizione"},
-        summary=_roll_summary,
-    ),
-    EntryKind(
-        "dice",
-        *_entries.KINDS["dice"],
-        label={"es": "Tirada 1o3d10", "en": "1o3d10 roll", "it": "Tiro 1o3d10"},
-        summary=_dice_summary,
-    ),
-)
 
 
 RULESET = Ruleset(
@@ -764,7 +796,6 @@ RULESET = Ruleset(
         "hit": hit,
         "status_on": status_on,
         "heal": heal,
-        "coup_de_grace": coup_de_grace,
         "save": save,
         "roll": check_roll,
         "dice": roll_dice,

@@ -1,4 +1,5 @@
-"""EX Nihilo (RULES.md §2): sheet rules, conversion to the larp sheet, and wounds."""
+"""EX Nihilo (its rules, the seed's words and the house decisions: README.md here): sheet
+rules, conversion to the larp sheet, and wounds."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from larp_app.rules.armour import take_blow
 from larp_app.rules.clean import number_or_text
+from larp_app.rules.damage import blow_lands
 from larp_app.rules.problems import Checker, InvalidInput, Problem, RuleError
 from larp_app.rules.ruleset import Ruleset
 from larp_app.rules.sheet import Advancement, LarpSheet, read_who
@@ -378,15 +380,34 @@ def tabletop_values(raw: Mapping[str, Any], tables: TableSet) -> dict[str, Any]:
         "initiative_bonus": row_for(tables["attributes"], equilibrio)["initiative"],
         "melee": corpo + equilibrio,
         "ranged": equilibrio + mente,
-        "defence": equilibrio + (armour.get("deflection", 0) if armour else equilibrio),
+        "defence": defence(equilibrio, armour),
         "colpo_d_occhio": equilibrio + mente,
     }
 
 
+def defence(equilibrio: int, armour: Mapping[str, Any] | None) -> int:
+    """Equilibrio + Equilibrio, or in armour Equilibrio + deflection, Equilibrio no higher
+    than the armour's maximum (README.md, "Tabletop values")."""
+    if not armour:
+        return equilibrio * 2
+    cap = armour.get("max_equilibrio")
+    return (equilibrio if cap is None else min(equilibrio, cap)) + armour.get("deflection", 0)
+
+
 # Wounds -------------------------------------------------------------------------------------
 
+# The damage types a hit may name: "Intangibile: immune ai danni da taglio, punta e
+# contundenti. Continua a ricevere danno da Calore ed Elettricità." Physical is every blow's
+# (cutting, piercing, blunt); the console names the others on its buttons.
+DAMAGE_TYPES = {
+    "physical": {"it": "Fisico", "es": "Físico", "en": "Physical"},
+    "heat": {"it": "Calore", "es": "Calor", "en": "Heat"},
+    "electricity": {"it": "Elettricità", "es": "Electricidad", "en": "Electricity"},
+}
+
 # What every larp sheet recalls at 0 points and on a coup de grâce, in the rule's language
-# (the seed's "Vita e Morte"; the 3 seconds are RULES.md §2.2's) with its translations, and
+# (the published larp rules' "Vita e Morte", with their 3 seconds: README.md, "Wounds") with
+# its translations, and
 # where the console recalls it: at 0 points and dying, and beside the coup de grâce.
 SHEET_RULES = (
     {
@@ -421,7 +442,10 @@ SHEET_RULES = (
 
 
 def hit(state: State, entry: Hit, ctx: Context) -> State:
-    """Each blow in turn: armour first (unless pierce), then points; at 0 a blow means dying."""
+    """Each blow in turn: armour first (unless pierce), then points; at 0 a blow means dying.
+    A blow of a type the character is immune to (Intangibile: physical) does nothing."""
+    if not blow_lands(state, entry, ctx):
+        return state
     hp, ap, destroyed, death_at = state.hp, state.ap, state.armour_destroyed, state.death_at
     worn = (ctx.sheet.details.get("armour") or {}).get("points", 0)
     for _ in range(entry.blows):
@@ -489,5 +513,9 @@ RULESET = Ruleset(
     sheet_rules=SHEET_RULES,
     form_tables=form_tables,
     fold_details=("armour",),  # the worn armour's points: what the optional rule breaks
+    damage_types=DAMAGE_TYPES,
+    # "Un personaggio che finisce una sessione in status incosciente, senza nessun guaritore
+    # in grado o che voglia curarlo, viene automaticamente considerato morto."
+    end_of_session_is_death=True,
     sheet_schema=SCHEMA,
 )

@@ -17,7 +17,13 @@ from ...models import Character, Event, RefusedEntry
 from ...services.board import BoardRow, Logged, board_data, conflict_words
 from ...services.clock import now_utc
 from ...services.refusals import refusal_words
-from ...services.sessions import Decision, SessionRefused, dying_characters, end_session
+from ...services.sessions import (
+    Decision,
+    SessionRefused,
+    dying_characters,
+    end_session,
+    ends_sessions,
+)
 from ...services.snapshots import Since, View, snapshots
 from ..auth import login_required
 from ..display import entry_summary, kind_words
@@ -85,7 +91,10 @@ def _logged_json(item: Logged) -> dict:
 def board(event_id: int):
     event = db.get_or_404(Event, event_id)
     return render_template(
-        "organiser/board.html", **_board(event, now_utc()), poll_seconds=POLL_SECONDS
+        "organiser/board.html",
+        **_board(event, now_utc()),
+        poll_seconds=POLL_SECONDS,
+        ends_sessions=ends_sessions(event),
     )
 
 
@@ -243,6 +252,7 @@ def end_session_form(event_id: int):
         event=event,
         at=at,
         dying=dying_characters(event, at),
+        ends_sessions=ends_sessions(event),
         form=request.form,
         errors=errors,
         problems=general,

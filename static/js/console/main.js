@@ -68,6 +68,8 @@ const config = {
   saves: event.saves,
   kinds: event.kinds ?? [], // the rule system's own kinds offered as a form
   ownKinds: event.own_kinds ?? [], // every kind of its own (the dice section shows for "dice")
+  handled: event.handled_kinds ?? null, // the kinds its rules apply (null: a kit kept before)
+  damageTypes: event.damage_types ?? [], // those a hit may name, physical first
   me: page.me,
   organiser: page.organiser,
   entries: `${page.api}/characters/${id}/entries`,
@@ -204,7 +206,8 @@ function entryWhat(entry) {
   const kind = words[`kind_${entry.kind}`] ?? entry.kind;
   if (entry.kind === "hit") {
     const damage = (entry.damage ?? 1) > 1 ? ` (${entry.damage})` : "";
-    return `${kind} ×${entry.blows ?? 1}${damage}`;
+    const type = config.damageTypes.find((t) => t.key === entry.damage_type);
+    return `${kind} ×${entry.blows ?? 1}${damage}${type ? ` · ${type.name}` : ""}`;
   }
   if (entry.key) return `${kind} ${statusNames[entry.key] ?? entry.key}`;
   if (entry.full) return `${kind} ${words.full}`;
@@ -283,6 +286,22 @@ function resetHit() {
   root.querySelector("[data-pierce]").checked = false;
 }
 
+// A hit of another damage type (heat, electricity...) where the rule system tells them apart:
+// a button each in "More", beside the bar's Hit (physical, every blow's unless one is named).
+root.querySelector("[data-typed-hits]").replaceWith(
+  ...config.damageTypes.slice(1).map((type) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "big";
+    button.dataset.action = "hit";
+    button.dataset.damageType = type.key;
+    button.textContent = `${words.kind_hit} · ${type.name}`;
+    return button;
+  }),
+);
+// Only what the rules allow: no coup de grâce where the rule system has none.
+root.querySelector('[data-open="coup"]').hidden = config.handled?.includes("coup_de_grace") === false;
+
 // Heal, repair and restore energy log one entry with the amount of the stepper.
 function withAmount(kind) {
   const amount = read("amount");
@@ -291,9 +310,10 @@ function withAmount(kind) {
 }
 
 const actions = {
-  hit: () => {
+  hit: (button) => {
     const fields = { blows: read("blows"), damage: read("damage") };
     if (root.querySelector("[data-pierce]").checked) fields.pierce = true;
+    if (button?.dataset.damageType) fields.damage_type = button.dataset.damageType;
     resetHit();
     return log("hit", fields);
   },
@@ -410,7 +430,7 @@ root.addEventListener("click", (event) => {
     log("save", { success: button.dataset.saveResult === "true" });
   } else if (button.dataset.action) {
     button.closest("dialog")?.close();
-    actions[button.dataset.action]?.();
+    actions[button.dataset.action]?.(button);
   }
 });
 

@@ -107,7 +107,7 @@ export function renderAllowed(root, state, words) {
   if (dead) why.push(words.whyDead);
   else {
     if (noEnergy) why.push(words.whyNoEnergy);
-    if (!down) why.push(words.whyNotDying);
+    if (!down && !root.querySelector('[data-open="coup"]').hidden) why.push(words.whyNotDying);
   }
   root.querySelector("[data-why-not]").textContent = why.join(" ");
 }
@@ -151,6 +151,11 @@ export function renderTrack(root, state, words, statusNames) {
   set("[data-level-word]", words[levelWord(state.level)] ?? state.level);
   set("[data-level-damage]", state.damage);
   set("[data-level-dead-at]", state.dead_at_damage);
+  const extra = panel.querySelector("[data-extra-blindaje]");
+  if (extra) {
+    extra.hidden = !state.extra_blindaje;
+    set("[data-extra-blindaje-left]", state.extra_blindaje ?? 0);
+  }
 
   const save = panel.querySelector("[data-save]");
   save.hidden = !state.next_save_at;

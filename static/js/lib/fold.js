@@ -93,18 +93,32 @@ export function takeBlow(ap, destroyed, damage, pierce, breaks) {
   return [ap - absorbed, destroyed, damage - absorbed];
 }
 
+// --- damage types (larp_app/rules/damage.py) ------------------------------------------------
+
+// Whether a hit's blows reach the character (false: an active status makes it immune to their
+// type); a type the rule system does not declare is refused.
+export function blowLands(state, entry, ctx) {
+  let kind = entry.damage_type;
+  const declared = ctx.settings.damage_types ?? [];
+  if (kind !== null && kind !== PHYSICAL && !declared.includes(kind)) {
+    throw new RuleError("unknown_damage_type", { type: kind, allowed: [PHYSICAL, ...declared] });
+  }
+  if (!state.statuses.length) return true;
+  kind = kind ?? PHYSICAL;
+  return !state.statuses.some((s) => (ctx.catalogue.get(s.key)?.immune ?? []).includes(kind));
+}
+
 // --- entries: each kind with its defaults, as the server reads them --------------------------
 
 const DEFAULTS = {
-  hit: { damage: 1, blows: 1, pierce: false },
+  hit: { damage: 1, blows: 1, pierce: false, damage_type: null },
   repair: { amount: null, full: false },
   spend_energy: { advancement: null },
   status_on: { seconds: null, damage: null, difficulty: null },
   kill: { reason: "" },
   revive: { hp: null },
-  roll: { target: null },
-  dice: { level: 0, bonus: 0, target: null },
 };
+const PHYSICAL = "physical"; // a blow's damage type unless its hit names another
 
 // An entry as sent (fields at their defaults may be left out); `ctx` adds the defaults of
 // the rule system's own kinds.
@@ -112,6 +126,7 @@ export function readEntry(data, ctx = null) {
   const own = ctx?.ruleset.entryDefaults?.[data.kind];
   const entry = { ...DEFAULTS[data.kind], ...own, ...data, at: parseInstant(data.at) };
   for (const [key, value] of Object.entries(entry)) if (value === undefined) entry[key] = null;
+  if (entry.kind === "hit" && entry.damage_type === PHYSICAL) entry.damage_type = null;
   return entry;
 }
 
@@ -407,6 +422,7 @@ export const lib = {
   SECOND,
   MINUTE,
   takeBlow,
+  blowLands,
   evolve,
   deadAt,
   expired,

@@ -24,10 +24,12 @@ const EMPTY_TRACK = Object.freeze({
   indefenso_due: 0,
   ongoing: null,
   rolls: [],
+  layers: [],
 });
 
 export function makeRuleset(lib) {
-  const { RuleError, Pending, HANDLERS, MINUTE, takeBlow, evolve, deadAt, formatInstant, parseInstant } = lib;
+  const { RuleError, Pending, HANDLERS, SECOND, MINUTE, takeBlow, blowLands, evolve, deadAt, formatInstant, parseInstant } =
+    lib;
 
   const fisico = (ctx) => ctx.sheet.details.attributes.fisico;
   const track = (state) => state.track ?? EMPTY_TRACK;
@@ -71,18 +73,36 @@ export function makeRuleset(lib) {
     return state;
   }
 
-  function statusSum(state, ctx, figure) {
-    return state.statuses.reduce((sum, s) => sum + Math.trunc(Number(texts(ctx, s.key)[figure] || 0)), 0);
+  // Blindaje conditions add (Petrificado's "+20 a Blindaje"), while the condition applied at
+  // the layer's instant lasts.
+  function liveLayers(state) {
+    const layers = track(state).layers ?? [];
+    return layers.filter((l) => state.statuses.some((s) => s.key === l.key && s.since === l.since));
+  }
+
+  function absorbed(layers, damage) {
+    const kept = layers.map((layer) => {
+      const taken = Math.min(layer.left, damage);
+      damage -= taken;
+      return taken ? { ...layer, left: layer.left - taken } : layer;
+    });
+    return [kept, damage];
   }
 
   function hit(state, entry, ctx) {
-    const extra = statusSum(state, ctx, "blindaje");
+    if (!blowLands(state, entry, ctx)) return state;
+    let layers = liveLayers(state);
+    if (layers.length !== (track(state).layers ?? []).length) state = evolve(state, { track: { ...track(state), layers } });
     for (let blow = 0; blow < entry.blows; blow += 1) {
-      const [ap, destroyed, rest] = takeBlow(
-        state.ap, state.armour_destroyed, entry.damage, entry.pierce, ctx.settings.armour_breaks,
-      );
+      let rest = entry.damage;
+      if (layers.length && !entry.pierce) {
+        [layers, rest] = absorbed(layers, rest);
+        state = evolve(state, { track: { ...track(state), layers } });
+      }
+      let ap, destroyed;
+      [ap, destroyed, rest] = takeBlow(state.ap, state.armour_destroyed, rest, entry.pierce, ctx.settings.armour_breaks);
       state = evolve(state, { ap, armour_destroyed: destroyed });
-      if (rest - extra >= 1) state = suffer(state, rest - extra, entry.at, [entry.id, "indefenso", blow], ctx);
+      if (rest >= 1) state = suffer(state, rest, entry.at, [entry.id, "indefenso", blow], ctx);
       if (state.died_at !== null) break;
     }
     return state;
@@ -111,6 +131,12 @@ export function makeRuleset(lib) {
 
   function statusOn(state, entry, ctx) {
     state = HANDLERS.status_on(state, entry, ctx);
+    const added = Math.trunc(Number(texts(ctx, entry.key).blindaje || 0));
+    if (added > 0 || (track(state).layers ?? []).length) {
+      const layers = liveLayers(state).filter((l) => l.key !== entry.key);
+      if (added > 0) layers.push({ key: entry.key, since: entry.at, left: added });
+      state = evolve(state, { track: { ...track(state), layers } });
+    }
     if (entry.key !== ONGOING) return state;
     const ongoing = {
       since: entry.at,
@@ -142,13 +168,10 @@ export function makeRuleset(lib) {
   function heal(state, entry, ctx) {
     let tr = track(state);
     const hp = Math.min(ctx.sheet.hp_max, (unconscious(state) ? 0 : state.hp) + entry.amount);
-    if (hp > 0) tr = { ...EMPTY_TRACK, rolls: tr.rolls, indefenso_due: tr.indefenso_due, ongoing: tr.ongoing };
+    if (hp > 0) {
+      tr = { ...EMPTY_TRACK, rolls: tr.rolls, indefenso_due: tr.indefenso_due, ongoing: tr.ongoing, layers: tr.layers };
+    }
     return evolve(state, { hp, track: tr });
-  }
-
-  function coupDeGrace(state, entry) {
-    if (!helpless(state)) throw new RuleError("not_dying");
-    return deadAt(state, entry.at);
   }
 
   function save(state, entry, ctx) {
@@ -160,8 +183,17 @@ export function makeRuleset(lib) {
       return entry.success ? state : deadAt(state, entry.at);
     }
     if (tr.unconscious_since === null) throw new RuleError("not_unconscious");
-    return applySave(state, tr, entry.success, entry.at, ctx, null);
+    // One save a turn, the first when the turn after the knock-out begins.
+    const since = tr.unconscious_since;
+    const number = Math.floor((entry.at - since) / ctx.turn);
+    if (number < 1) throw new RuleError("save_before_first_turn", { seconds: seconds(since + ctx.turn - entry.at) });
+    if (number <= tr.saves) {
+      throw new RuleError("save_already_made_this_turn", { seconds: seconds(since + (tr.saves + 1) * ctx.turn - entry.at) });
+    }
+    return applySave(state, tr, entry.success, entry.at, ctx, null, number);
   }
+
+  const seconds = (left) => Math.ceil(left / SECOND);
 
   function revived(state) {
     return evolve(state, { hp: Math.max(1, state.hp), track: { ...EMPTY_TRACK, rolls: track(state).rolls } });
@@ -217,9 +249,9 @@ export function makeRuleset(lib) {
     return evolve(state, { track: withRoll(track(state), entry.at, "dice", roll) });
   }
 
-  function applySave(state, tr, ok, at, ctx, roll) {
+  function applySave(state, tr, ok, at, ctx, roll, number) {
     const f = fisico(ctx);
-    tr = { ...tr, saves: tr.saves + 1 };
+    tr = { ...tr, saves: number };
     if (roll !== null) tr = withRoll(tr, at, "save", roll);
     if (ok && !tr.stabilised_alone) {
       const minutes = dice(ctx, [tr.cause, "awake"], 1, "awake", at, {})[0];
@@ -265,7 +297,7 @@ export function makeRuleset(lib) {
           const stake = { target: UNCONSCIOUS_SAVE, failure_damage: (tr.failures + 1) * fisico(ctx) };
           const values = dice(ctx, [tr.cause, "save", tr.saves + 1], 3, "save", at, stake);
           const roll = saveRoll(state, values, UNCONSCIOUS_SAVE, ctx);
-          state = applySave(state, tr, success(roll), at, ctx, roll);
+          state = applySave(state, tr, success(roll), at, ctx, roll, tr.saves + 1);
         }
       } catch (error) {
         if (error instanceof Pending) error.state = before;
@@ -328,6 +360,7 @@ export function makeRuleset(lib) {
       awake_at: formatInstant(tr.awake_at),
       indefenso_save_due: tr.indefenso_due,
       ongoing_damage: nextTickAt(state, ctx) === null ? null : tr.ongoing.damage,
+      extra_blindaje: liveLayers(state).reduce((sum, l) => sum + l.left, 0),
       roll_modifiers: rollModifiers(state, ctx).map(([key, value]) => ({ key, value })),
       rolls: tr.rolls.map(([at, what, roll]) => ({ at, what, ...rollToDict(roll) })),
     };
@@ -347,6 +380,7 @@ export function makeRuleset(lib) {
       indefenso_due: w.indefenso_due,
       ongoing: w.ongoing === null ? null : { ...w.ongoing, since: p(w.ongoing.since) },
       rolls: w.rolls.map(([at, what, roll]) => [at, what, rollFromWire(roll)]),
+      layers: (w.layers ?? []).map((l) => ({ ...l, since: p(l.since) })),
     };
   }
 
@@ -366,6 +400,7 @@ export function makeRuleset(lib) {
         what,
         { dice: r.dice, kept: r.kept, bonus: r.bonus, target: r.target, keep: r.keep, modifiers: r.modifiers },
       ]),
+      layers: tr.layers.map((l) => ({ ...l, since: f(l.since) })),
     };
   }
 
@@ -386,11 +421,12 @@ export function makeRuleset(lib) {
       hit,
       status_on: statusOn,
       heal,
-      coup_de_grace: coupDeGrace,
       save,
       roll: checkRoll,
       dice: rollDice,
     },
+    // Its own kinds' defaults, as its package's entries.py reads them.
+    entryDefaults: { roll: { target: null }, dice: { level: 0, bonus: 0, target: null } },
     wound,
     advanceWounds,
     revived,

@@ -4,9 +4,10 @@
 const DYING_TURNS = 600; // "incosciente per 10 minuti (600 turni), passati i quali ... Morto"
 
 export function makeRuleset(lib) {
-  const { RuleError, takeBlow, evolve, deadAt } = lib;
+  const { RuleError, takeBlow, blowLands, evolve, deadAt } = lib;
 
   function hit(state, entry, ctx) {
+    if (!blowLands(state, entry, ctx)) return state;
     let { hp, ap, armour_destroyed: destroyed, death_at: deathAt } = state;
     const worn = ctx.sheet.details.armour?.points ?? 0;
     for (let blow = 0; blow < entry.blows; blow += 1) {
