@@ -123,9 +123,9 @@ def convert_command(sheet_file: str) -> None:
 def replay_command(sheet_file: str, log_file: str, at_text: str, settings_file: str | None):
     """Print a character's state at --at from SHEET.json and an exported LOG.json."""
     try:
-        at = rules.parse_instant(at_text)
-    except ValueError:
-        _fail([rules.Problem("--at", "not_instant", {"got": at_text})])
+        at = rules.parse_instant(at_text, zone=True)
+    except ValueError as wrong:
+        _fail([rules.Problem("--at", rules.instant_problem(wrong), {"got": at_text})])
     raw_sheet = _load_json(sheet_file, "sheet")
     raw_settings = _load_json(settings_file, "settings") if settings_file else None
     try:
@@ -533,12 +533,24 @@ def tls_init_command(names: tuple[str, ...], addresses: tuple[str, ...], keep: b
             tls.ipaddress.ip_address(address)
     except ValueError:
         _fail([rules.Problem("--ip", "not_ip", {"got": address})])
-    if keep and files.ca_cert.exists() and tls.covers(files, all_names, all_addresses):
+    public = [a for a in addresses if not tls.is_venue_address(a)]
+    if public:  # the venue's authority signs for private addresses only
+        _fail([rules.Problem("--ip", "not_private", {"got": public[0]})])
+    fits = tls.authority_fits(files, all_names)
+    if keep and fits and tls.covers(files, all_names, all_addresses):
         click.echo(f"HTTPS certificate kept: {files.cert}")
         return
-    _cert, new = tls.ensure_authority(files, all_names[0])
+    replaced = files.ca_cert.exists() and not fits
+    ca_cert, new = tls.ensure_authority(files, all_names)
     server = tls.issue_server_certificate(files, all_names, all_addresses)
-    click.echo(f"authority: {files.ca_cert}" + (" (new: phones install it once)" if new else ""))
+    until = f"{ca_cert.not_valid_after_utc:%Y-%m-%d}"
+    said = f" (new, for this venue only, until {until}: phones install it once)" if new else ""
+    click.echo(f"authority: {files.ca_cert}{said}")
+    if replaced:
+        click.echo(
+            "the previous authority is replaced (it could sign for any site, or had expired, "
+            "or did not name this machine): remove it from the phones that trusted it"
+        )
     click.echo(
         f"server certificate: {files.cert}, until {server.not_valid_after_utc:%Y-%m-%d}, for "
         + ", ".join([*dict.fromkeys(all_names), *dict.fromkeys(all_addresses)])

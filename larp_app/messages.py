@@ -21,7 +21,11 @@ PROBLEMS = {
     "not_list": _l("must be a list"),
     "not_uuid": _l("must be a UUID, got {got}"),
     "not_ip": _l("must be an IP address, got {got}"),
+    "not_private": _l(
+        "must be a private address (the venue's authority signs for no public one), got {got}"
+    ),
     "not_instant": _l("must be an ISO-8601 date and time, got {got}"),
+    "no_zone": _l("must say its time zone (Z for UTC, or an offset such as +01:00), got {got}"),
     "not_json": _l("is not valid JSON: {detail}"),
     "too_long": _l("must be at most {max} characters, got {got}"),
     "too_many": _l("must hold at most {max} items, got {got}"),
@@ -108,6 +112,17 @@ REFUSALS = {
     "dead_left_out": _l(
         "this character died at an earlier event, and the dead are not carried over to the "
         "next one: the badge opens nothing now"
+    ),
+    "fair_share": _l(
+        "costly reads (whole rosters, exports, the report) come one at a time for each "
+        "account, with a rest after each: try again in {seconds} s"
+    ),
+    "server_busy": _l("the server is busy with other costly reads: try again in {seconds} s"),
+    "not_the_author": _l(
+        "logged by {author}: only {author}, logged in, sends it (it waits on the phone)"
+    ),
+    "archived_out_of_reach": _l(
+        "the event {event} is archived: it is off the referees' phones, only organisers read it"
     ),
     "character_withdrawn": _l("the character was withdrawn from the event"),
     "too_many": _l("too many codes refused in a minute: wait a minute and try again"),

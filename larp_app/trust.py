@@ -17,7 +17,7 @@ from markupsafe import Markup
 
 from . import TRANSLATIONS, configured_flask
 from .extensions import babel
-from .tls import ca_der, tls_files
+from .tls import authority_until, ca_der, tls_files
 
 # The page's script checks the HTTPS app by loading one of its icons.
 CSP = (
@@ -39,12 +39,14 @@ def create_trust_app(test_config: dict[str, Any] | None = None) -> Flask:
         image.save(buffer)
         svg = buffer.getvalue().decode().split("?>", 1)[-1]  # inline: no XML declaration
         https = (app.config.get("PUBLIC_BASE_URL") or "").rstrip("/")
+        until = authority_until(files)
         return render_template(
             "trust/index.html",
             qr=Markup(svg),
             here=here,
             app_url=https if https.startswith("https://") else None,
             lang=_locale(),
+            until=until and until.date().isoformat(),
             languages=app.config["LANGUAGES"],
         )
 

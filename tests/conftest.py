@@ -109,6 +109,10 @@ def app(database_url, tmp_path):
             "TESTING": True,
             "SQLALCHEMY_DATABASE_URI": database_url,
             "PRINT_FOLDER": str(tmp_path / "prints"),
+            # Costly reads take turns per account (tests/web/test_fair_share.py turns it on):
+            # elsewhere a test's quick succession of exports must not wait its turn.
+            "FAIR_SHARE": False,
+            "FAIR_SHARE_FOLDER": str(tmp_path / "fair-share"),
             "PUBLIC_BASE_URL": None,  # whatever the environment says
             "DEMO_PASSWORDS": DEMO_PASSWORDS,
         }

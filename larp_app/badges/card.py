@@ -15,9 +15,9 @@ import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import chain
+from pathlib import Path
 from typing import Literal
 
-import font_lato
 import qrcode
 from fontTools.ttLib import TTFont
 from PIL import Image, ImageDraw, ImageFont, features
@@ -28,7 +28,9 @@ from .layouts import CARD_H, CARD_W  # CR80, in mm
 
 MM_PER_INCH = 25.4
 
-FONT_FILES = {False: font_lato.font_files["Lato"], True: font_lato.font_files["LatoBold"]}
+# Lato 2.007 as Debian's fonts-lato ships it, kept here with its licence (fonts/OFL.txt).
+FONTS = Path(__file__).resolve().parent / "fonts"
+FONT_FILES = {False: str(FONTS / "Lato-Regular.ttf"), True: str(FONTS / "Lato-Bold.ttf")}
 GREY = (85, 85, 85)  # 7.5:1 on white
 
 # Q restores a quarter of the code words, so a scuffed or creased card still scans, and

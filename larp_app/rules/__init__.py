@@ -3,7 +3,14 @@
 from .clean import bad_text
 from .clean import loads as strict_json_loads
 from .conversion import check_sheet, convert_sheet, sheet_ruleset, tabletop_values
-from .entries import Entry, entry_from_stored, entry_to_dict, read_entry, read_log
+from .entries import (
+    Entry,
+    entry_from_stored,
+    entry_to_dict,
+    instant_problem,
+    read_entry,
+    read_log,
+)
 from .fold import (
     Context,
     Folded,
@@ -62,6 +69,7 @@ __all__ = [
     "fold_on",
     "format_instant",
     "get_ruleset",
+    "instant_problem",
     "kinds_handled",
     "last_change",
     "may_log",

@@ -217,10 +217,15 @@ def _instant(c: Checker, d: dict, key: str, path: str) -> datetime | None:
         c.error(path, "required")
         return None
     try:
-        return parse_instant(value)
-    except ValueError:
-        c.error(path, "not_instant", got=str(value)[:40])
+        return parse_instant(value, zone=True)
+    except ValueError as wrong:
+        c.error(path, instant_problem(wrong), got=str(value)[:40])
         return None
+
+
+def instant_problem(wrong: ValueError) -> str:
+    """The problem's code for an instant ``parse_instant`` refused."""
+    return "no_zone" if str(wrong) == "no_zone" else "not_instant"
 
 
 def read_entry_into(checker: Checker, data: Any, prefix: str = "") -> Entry | None:

@@ -9,8 +9,10 @@ from datetime import UTC, datetime
 FIRST_YEAR, LAST_YEAR = 1900, 2999
 
 
-def parse_instant(value: str) -> datetime:
-    """Read an ISO-8601 instant; one without an offset is taken as UTC.
+def parse_instant(value: str, zone: bool = False) -> datetime:
+    """Read an ISO-8601 instant. ``zone``: it must say its offset (``Z``, ``+01:00``), as
+    every instant a client sends must (ValueError ``no_zone``: a phone's local time read
+    as UTC would be hours off); without, one kept without an offset is read as UTC.
 
     ValueError when it is not one, or falls outside the years FIRST_YEAR..LAST_YEAR.
     """
@@ -22,6 +24,8 @@ def parse_instant(value: str) -> datetime:
     if not FIRST_YEAR <= parsed.year <= LAST_YEAR:
         raise ValueError("out_of_range")
     if parsed.tzinfo is None:
+        if zone:
+            raise ValueError("no_zone")
         return parsed.replace(tzinfo=UTC)
     return parsed.astimezone(UTC)
 

@@ -1,7 +1,11 @@
 """Which events a referee works: those an organiser assigned them to, or, with none
 assigned, every open event (a small event, or the demo, needs no set-up). Organisers work
 every event. A referee's phone keeps the roster of the events they work, and the badge
-lookup, the console and entries refuse a character of any other event."""
+lookup, the console and entries refuse a character of any other event.
+
+An archived event is out of every referee's reach: it is over, its log is the campaign's
+record, and a lost or lent phone must not read it (who was where, who died) nor add to it.
+Organisers still read it; nobody logs on it (the rules refuse: ``event_archived``)."""
 
 from __future__ import annotations
 
@@ -16,11 +20,13 @@ from ..models import Event, RefereeEvent, User
 
 
 class NotYourEvent(Exception):
-    """The referee does not work the character's event."""
+    """The referee does not work the character's event (``code`` ``not_your_event``), or the
+    event is archived (``event_archived``)."""
 
-    def __init__(self, event: Event):
-        super().__init__(f"not assigned to event {event.id}")
+    def __init__(self, event: Event, code: str = "not_your_event"):
+        super().__init__(f"{code}: event {event.id}")
         self.event = event
+        self.code = code
 
 
 # Read with every entry and console request: built once, run past the ORM (plain ids).
@@ -43,10 +49,23 @@ def works(user: User, event: Event, worked: set[int] | EllipsisType | None = ...
     return ids is None or event.id in ids
 
 
-def require_event(user: User, event: Event) -> None:
-    """Refuse (NotYourEvent) a referee who does not work ``event``."""
-    if not works(user, event):
-        raise NotYourEvent(event)
+def out_of_reach(user: User, event: Event) -> str | None:
+    """Why ``user`` may not open ``event``: ``event_archived`` (a referee, an archived
+    event), ``not_your_event`` (a referee who does not work it), or None."""
+    if user.role != "organiser" and event.archived_at is not None:
+        return "event_archived"
+    return None if works(user, event) else "not_your_event"
+
+
+def require_event(user: User, event: Event, reading: bool = True) -> None:
+    """Refuse (NotYourEvent) a referee who does not work ``event``, or who would read an
+    archived one. A write to an archived event goes on, to be refused by the rules in
+    words (``event_archived``) and kept for the organiser's board."""
+    code = out_of_reach(user, event) if reading else None
+    if code is None and not works(user, event):
+        code = "not_your_event"
+    if code is not None:
+        raise NotYourEvent(event, code)
 
 
 def referees_of(event: Event) -> set[int]:

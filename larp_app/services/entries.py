@@ -72,10 +72,11 @@ def _placed(entry: rules.Entry, raw: dict[str, Any], now: datetime, limits) -> d
     at = entry.at
     if raw.get("sent_at") is not None:
         try:
-            at = at + (now - rules.parse_instant(raw["sent_at"]))
-        except (ValueError, OverflowError):
+            at = at + (now - rules.parse_instant(raw["sent_at"], zone=True))
+        except (ValueError, OverflowError) as wrong:
+            code = rules.instant_problem(wrong) if isinstance(wrong, ValueError) else "not_instant"
             raise rules.InvalidInput(
-                [rules.Problem("sent_at", "not_instant", {"got": str(raw["sent_at"])[:40]})]
+                [rules.Problem("sent_at", code, {"got": str(raw["sent_at"])[:40]})]
             ) from None
     future, age = limits
     if at > now + future:
@@ -144,6 +145,11 @@ def _answer_again(character: Character, sent: dict[str, Any], now: datetime) -> 
     return Recorded(first.fields, judged_state(character, max(now, first.at)), created=False)
 
 
+# Refusals that are no final answer: the same id is judged afresh when sent again (corrected,
+# or by its own author).
+ANSWERED_AFRESH = frozenset({"invalid", "not_the_author"})
+
+
 def _refused_before(client_id: str) -> RefusedEntry | None:
     return db.session.scalar(select(RefusedEntry).where(RefusedEntry.client_id == client_id))
 
@@ -165,9 +171,9 @@ def keep_refusal(
 ) -> None:
     """Keep a refused entry for the organiser's board (once per id); flushes."""
     existing = _refused_before(str(sent.get("id", ""))[:36])
-    if existing is not None and existing.code != "invalid":
+    if existing is not None and existing.code not in ANSWERED_AFRESH:
         return  # a refusal is final: its first reason stands
-    if existing is not None:  # a refusal for invalid input, answered afresh each time
+    if existing is not None:  # invalid input, or held for its author: answered afresh
         existing.code, existing.params, existing.message = code[:40], params, message[:400]
         existing.fields, existing.at = sent, now_utc()
     else:
@@ -231,14 +237,15 @@ def record_entry(
     stored, first = _seen_before(entry.id)
     if stored:
         return _answer_again(character, sent, now)
-    if first is not None and first.code != "invalid":
+    _check_author(character, raw, sent, author)
+    if first is not None and first.code not in ANSWERED_AFRESH:
         if first.character_id != character.id or content(first.fields) != content(sent):
             raise _reused(entry.id, first.fields, sent)
         raise rules.RuleError(first.code, **(first.params or {}))  # already kept: not again
     # Nothing committed for the character since it was read: the sheet in hand is its own.
     fresh = version == character.version
     try:
-        return _record(character, entry, raw, author, fresh, now, limits)
+        recorded = _record(character, entry, raw, author, fresh, now, limits)
     except rules.RuleError as refused:
         keep_refusal(
             character,
@@ -249,6 +256,23 @@ def record_entry(
             refusal_message(refused.code, refused.params),
         )
         raise
+    if first is not None and recorded.created:  # held or invalid before: answered now
+        db.session.delete(first)
+    return recorded
+
+
+def _check_author(character: Character, raw: Any, sent: dict[str, Any], user: User | None) -> None:
+    """Refuse (``not_the_author``) an entry whose declared author is not the caller: a phone
+    sends an entry only in the session of whoever logged it, never under another name. The
+    entry is kept for the organiser's board as held, and stored when its author sends it."""
+    declared = raw.get("author") if isinstance(raw, dict) else None
+    if user is None or declared is None or declared == user.username:
+        return
+    params = {"author": str(declared)[:80]}
+    message = refusal_message("not_the_author", params)
+    kept = {**sent, "author": params["author"], "at": raw.get("at"), **_sent_at(raw)}
+    keep_refusal(character, kept, user, "not_the_author", params, message)
+    raise rules.RuleError("not_the_author", **params)
 
 
 def _sent_at(raw: dict[str, Any]) -> dict[str, Any]:

@@ -280,6 +280,16 @@ def _log_table(report: Report, zone: tzinfo | None, say: Words) -> Table:
     return Table(_("Whole log"), columns, rows)
 
 
+# A cell a spreadsheet would run as a formula (a name typed as "=HYPERLINK(...)").
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def formula_safe(text: str) -> str:
+    """Text that would start a formula starts with ' instead: Excel and LibreOffice show it
+    as typed and never run it (the OWASP advice for CSV files)."""
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
 def _shown(value: Any) -> Any:
     """A cell as a spreadsheet shows it: yes/no in words, instants to the second."""
     if value is None:
@@ -297,8 +307,14 @@ def table_csv(table: Table, separator: str) -> str:
     writer = csv.writer(out, delimiter=separator, lineterminator="\r\n")
     writer.writerow(table.columns)
     for row in table.rows:
-        writer.writerow([_shown(value) for value in row])
+        writer.writerow([_csv_cell(value) for value in row])
     return BOM + out.getvalue()
+
+
+def _csv_cell(value: Any) -> Any:
+    """A number stays a number, negative or not; a text never starts a formula."""
+    shown = _shown(value)
+    return formula_safe(shown) if isinstance(shown, str) else shown
 
 
 def tables_xlsx(tables: list[Table]) -> bytes:

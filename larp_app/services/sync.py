@@ -1,11 +1,13 @@
 """A phone's outbox reaching the server: each entry stored once, or refused in words.
 
-A phone that was offline sends what it logged, oldest first. Each entry is recorded on its
-own by ``record_entry``, the same rule as the API's: an id stored before answers as before,
-so an outbox sent twice stores nothing twice; an id refused before gets the same refusal;
-an entry that became impossible meanwhile is refused and kept for the organiser's board.
-Invalid input is refused too, but is no final answer: the same id sent again corrected is
-judged afresh, as on the API.
+A phone that was offline sends what it logged, oldest first, and only the entries of the
+user logged in: each item says its ``author``, and one that names someone else is not
+stored but held (``held``, kept for the organiser's board) until its author sends it.
+Each entry is recorded on its own by ``record_entry``, the same rule as the API's: an id
+stored before answers as before, so an outbox sent twice stores nothing twice; an id
+refused before gets the same refusal; an entry that became impossible meanwhile is refused
+and kept for the organiser's board. Invalid input is refused too, but is no final answer:
+the same id sent again corrected is judged afresh, as on the API.
 """
 
 from __future__ import annotations
@@ -54,7 +56,10 @@ def sync_one(user: User, item: Any, worked: set[int] | EllipsisType | None = ...
     try:
         recorded = record_entry(character, entry, user)
     except rules.RuleError as refused:
-        return _refused(item, refused.code, refusal_message(refused.code, refused.params))
+        answer = _refused(item, refused.code, refusal_message(refused.code, refused.params))
+        if refused.code == "not_the_author":  # kept on the phone for its author to send
+            answer["status"] = "held"
+        return answer
     except rules.InvalidInput as invalid:
         message = "; ".join(problem_message(p) for p in invalid.problems)
         if isinstance(item.get("id"), str):

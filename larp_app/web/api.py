@@ -21,7 +21,7 @@ from ..services.assignments import NotYourEvent, assigned_events, require_event
 from ..services.badges import BadgeRefused, resolve_badge, scan_url, status_url
 from ..services.badges import reissue_badge as reissue_and_commit
 from ..services.character_log import annotated_log
-from ..services.characters import check_sheets, edit_sheet, import_sheets, withdraw
+from ..services.characters import edit_sheet, withdraw
 from ..services.clock import now_utc
 from ..services.conflicts import (
     Voided,
@@ -34,11 +34,13 @@ from ..services.conflicts import (
 from ..services.entries import record_entry, state_of
 from ..services.events import archive_event, create_event
 from ..services.exports import export_data
+from ..services.reimport import ADDED, apply_import, plan_import
 from ..services.roster import phone_roster, roster_text
 from ..services.snapshots import Since, snapshots, state_etag
 from ..services.sync import sync_one
 from ..services.users import user_for_token
 from .display import entry_summary, public_base_url
+from .fair import costly
 from .hygiene import MAX_ID, api_error, http_api_error
 from .openapi import document
 
@@ -56,7 +58,8 @@ def _invalid(exc: rules.InvalidInput):
 
 @bp.errorhandler(rules.RuleError)
 def _refused(exc: rules.RuleError):
-    return error(409, exc.code, refusal_message(exc.code, exc.params), exc.params)
+    status = 403 if exc.code == "not_the_author" else 409  # the caller's name, not the rules
+    return error(status, exc.code, refusal_message(exc.code, exc.params), exc.params)
 
 
 @bp.errorhandler(HTTPException)
@@ -66,8 +69,9 @@ def _http(exc: HTTPException):
 
 @bp.errorhandler(NotYourEvent)
 def _not_your_event(exc: NotYourEvent):
-    message = refusal_message("not_your_event", {"event": exc.event.name})
-    return error(403, "not_your_event", message, {"event": exc.event.id})
+    words = "archived_out_of_reach" if exc.code == "event_archived" else exc.code
+    message = refusal_message(words, {"event": exc.event.name})
+    return error(403, exc.code, message, {"event": exc.event.id})
 
 
 def _caller():
@@ -111,7 +115,7 @@ def _conditional(response):
     """ETag on every JSON answer, so polling phones get a 304 when nothing changed; answers
     that carry their version's ETag were checked before any work (``versioned``)."""
     if request.method == "GET" and response.status_code in (200, 304):
-        response.headers["Cache-Control"] = "no-cache"
+        response.headers.setdefault("Cache-Control", "no-cache")
         if response.status_code == 200 and response.is_json and "ETag" not in response.headers:
             response.add_etag()
             response.make_conditional(request)
@@ -155,12 +159,13 @@ CHARACTER_WITH_EVENT = (
 )
 
 
-def _character(character_id: int) -> Character:
-    """The character, refused (403) to a referee who does not work its event."""
+def _character(character_id: int, reading: bool = True) -> Character:
+    """The character, refused (403) to a referee who does not work its event, or who would
+    read an archived one (services/assignments.py)."""
     character = db.session.scalars(CHARACTER_WITH_EVENT, {"id": character_id}).one_or_none()
     if character is None:
         abort(404)
-    require_event(g.user, character.event)
+    require_event(g.user, character.event, reading)
     return character
 
 
@@ -169,9 +174,10 @@ def _at_param():
     if text is None:
         return now_utc()
     try:
-        return rules.parse_instant(text)
-    except ValueError:
-        raise rules.InvalidInput([rules.Problem("at", "not_instant", {"got": text[:40]})]) from None
+        return rules.parse_instant(text, zone=True)
+    except ValueError as wrong:
+        problem = rules.Problem("at", rules.instant_problem(wrong), {"got": text[:40]})
+        raise rules.InvalidInput([problem]) from None
 
 
 def _state_json(snapshot: rules.Snapshot) -> dict:
@@ -204,10 +210,10 @@ def _badge_refused(code: str):
 def get_badge(presented: str):
     """The character a scanned secret or a typed short code names."""
     event_id = request.args.get("event", type=int)
-    if event_id is not None and (
-        not 0 < event_id <= MAX_ID or db.session.get(Event, event_id) is None
-    ):
+    if event_id is not None and not 0 < event_id <= MAX_ID:
         raise rules.InvalidInput([rules.Problem("event", "not_found", {"got": event_id})])
+    if event_id is not None and db.session.get(Event, event_id) is None:
+        return error(404, "not_found", f"no event {event_id}")  # well formed, names nothing
     if event_id is not None:
         require_event(g.user, db.session.get(Event, event_id))
     try:
@@ -271,22 +277,33 @@ def post_event():
 @bp.post("/events/<int:event_id>/characters")
 @requires("organiser")
 def post_characters(event_id: int):
+    """Import sheets as the web and the command line do: a sheet with the same player and
+    character name as one of the event's (or an ``id`` naming it) updates it, a new one adds
+    a character, two rows for one character are refused; all or nothing."""
     event = db.get_or_404(Event, event_id)
     body = _json_body()
-    characters = import_sheets(event, body if isinstance(body, list) else [body])
+    plan = apply_import(event, body if isinstance(body, list) else [body], g.user)
     # The answer is built before the commit, which would expire every row just written.
-    answer = {"characters": [_character_json(c, warnings=True) for c in characters]}
+    answer = {
+        "characters": [
+            {**_character_json(row.character, warnings=True), "import": row.kind}
+            | ({"changed": row.fields} if row.fields else {})
+            for row in plan.rows
+        ]
+    }
     db.session.commit()
-    return jsonify(answer), 201
+    return jsonify(answer), 201 if plan.count(ADDED) else 200
 
 
 @bp.post("/events/<int:event_id>/characters/check")
 @requires("organiser")
 def check_characters(event_id: int):
-    """Preview an import: every error and warning per row, nothing saved."""
+    """Preview an import: every error and warning per row (two rows for one character
+    included), nothing saved."""
     event = db.get_or_404(Event, event_id)
     body = _json_body()
-    _, errors, warnings = check_sheets(event, body if isinstance(body, list) else [body])
+    plan = plan_import(event, body if isinstance(body, list) else [body])
+    errors, warnings = plan.errors, plan.warnings
     return jsonify(
         {
             "errors": [p.to_dict() | {"message": problem_message(p)} for p in errors],
@@ -297,6 +314,7 @@ def check_characters(event_id: int):
 
 @bp.get("/events/<int:event_id>/roster")
 @requires("organiser", "referee")
+@costly(when=lambda: "at" in request.args or "since" not in request.args)
 def roster(event_id: int):
     """The event's characters and states; with ``since`` (the ``version`` of an earlier
     answer) only those whose state changed after it, a 304 when none did."""
@@ -428,9 +446,12 @@ def post_archive(event_id: int):
 
 @bp.get("/events/<int:event_id>/export")
 @requires("organiser")
+@costly()
 def get_export(event_id: int):
     """Final states, one per character, and the whole log."""
-    return jsonify(export_data(db.get_or_404(Event, event_id), now_utc()))
+    response = jsonify(export_data(db.get_or_404(Event, event_id), now_utc()))
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 @bp.get("/characters/<int:character_id>/state")
@@ -492,7 +513,7 @@ def get_entries(character_id: int):
 @bp.post("/characters/<int:character_id>/entries")
 @requires("organiser", "referee")
 def post_entry(character_id: int):
-    character = _character(character_id)
+    character = _character(character_id, reading=False)
     body = _json_body()
     if isinstance(body, dict) and not rules.may_log(body.get("kind"), g.user.role):
         return error(403, "forbidden", refusal_message("only_organisers", {}))
@@ -529,6 +550,7 @@ def me():
 
 @bp.get("/roster")
 @requires("organiser", "referee")
+@costly(when=lambda: "since" not in request.args)
 def get_phone_roster():
     """Everything a referee's phone keeps to scan and log offline (badges hashed), for the
     events the referee works (services/assignments.py).
@@ -547,13 +569,15 @@ def get_phone_roster():
             raise rules.InvalidInput(
                 [rules.Problem("event", "not_int", {"got": events[:40]})]
             ) from None
+        if any(not 0 < n <= MAX_ID for n in event_ids):  # beyond the database's integers
+            raise rules.InvalidInput([rules.Problem("event", "not_found", {"got": events[:40]})])
     worked = assigned_events(g.user)  # None: every open event
     if event_ids is None:
         event_ids = None if worked is None else sorted(worked)
-    elif worked is not None:
+    else:
         for event_id in event_ids:
-            if event_id not in worked and (event := db.session.get(Event, event_id)):
-                raise NotYourEvent(event)
+            if event := db.session.get(Event, event_id):
+                require_event(g.user, event)
     since = request.args.get("since")
     token, data = phone_roster(locale, now_utc(), since, event_ids)
     etag = f"roster.{locale}.{token}"
@@ -582,6 +606,15 @@ def post_sync():
     items = body.get("entries") if isinstance(body, dict) else None
     if not isinstance(items, list):
         raise rules.InvalidInput([rules.Problem("entries", "not_list")])
+    # Entries the phone holds for another user: reported, so the organiser sees them, and
+    # answered ``held`` (never stored under the caller's name: each must name its author).
+    held = body.get("held", [])
+    if not isinstance(held, list):
+        raise rules.InvalidInput([rules.Problem("held", "not_list")])
+    for row, item in enumerate(held):
+        if not isinstance(item, dict) or not isinstance(item.get("author"), str):
+            raise rules.InvalidInput([rules.Problem(f"held[{row}].author", "required")])
+    items = [*items, *held]
     if len(items) > MAX_SYNC:
         raise rules.InvalidInput(
             [rules.Problem("entries", "too_many", {"max": MAX_SYNC, "got": len(items)})]

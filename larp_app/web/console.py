@@ -16,7 +16,7 @@ from .. import rules
 from ..extensions import db
 from ..messages import REFUSALS
 from ..models import Character
-from ..services.assignments import works
+from ..services.assignments import out_of_reach
 from ..services.clock import now_utc
 from ..services.roster import character_kit, event_kit
 from .auth import login_required
@@ -55,14 +55,15 @@ def _page(character: Character | None):
 @login_required("referee", "organiser")
 def console(character_id: int):
     character = db.get_or_404(Character, character_id)
-    if not works(g.user, character.event):
-        return not_your_event(character.event)
+    if refused := out_of_reach(g.user, character.event):
+        return not_your_event(character.event, refused)
     return _page(character)
 
 
-def not_your_event(event):
-    """The page a referee sees for a character of an event they do not work."""
-    return render_template("referee/not_your_event.html", event=event), 403
+def not_your_event(event, code: str = "not_your_event"):
+    """The page a referee sees for a character of an event they do not work, or of an
+    archived event (``code``: services/assignments.py's ``out_of_reach``)."""
+    return render_template("referee/not_your_event.html", event=event, code=code), 403
 
 
 @bp.get("/console/offline")

@@ -60,11 +60,13 @@ def api_error(status: int, code: str, message: str, fields: dict | None = None):
 
 def http_api_error(exc: HTTPException):
     """An HTTP error as the API's documented JSON error."""
-    response = api_error(
-        exc.code or 500, (exc.name or "error").lower().replace(" ", "_"), exc.description or ""
-    )
+    code = getattr(exc, "code_name", None) or (exc.name or "error").lower().replace(" ", "_")
+    response = api_error(exc.code or 500, code, exc.description or "")
     if exc.code == 405 and exc.valid_methods:
         response[0].headers["Allow"] = ", ".join(exc.valid_methods)
+    retry = dict(exc.get_headers()).get("Retry-After")
+    if retry:
+        response[0].headers["Retry-After"] = retry
     return response
 
 

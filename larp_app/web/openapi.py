@@ -33,21 +33,34 @@ _EVENTS = {
     "name": "event",
     "in": "query",
     "required": False,
-    "schema": {"type": "string"},
+    # Ids up to 999,999,999 (the database's integers reach 2³¹−1: a larger one is refused).
+    "schema": {"type": "string", "pattern": "^[1-9][0-9]{0,8}(,[1-9][0-9]{0,8})*$"},
     "description": "Event ids, comma-separated: only those events (default: every one).",
+}
+# Text a person types (names): no control characters, at most 120 characters once trimmed.
+_NAME = {
+    "type": "string",
+    "minLength": 1,
+    "maxLength": 120,
+    "pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f]*[^\\s\\u0000-\\u001f\\u007f-\\u009f]"
+    "[^\\u0000-\\u001f\\u007f-\\u009f]*$",
 }
 _NOT_MODIFIED = {"304": {"description": "Nothing changed since the version held"}}
 
 
 def _errors(*codes: int) -> dict:
     names = {
+        400: "A NUL character in the request, or a stale CSRF token (browser sessions)",
         401: "No or bad bearer token",
-        403: "Role not allowed",
+        403: "Role not allowed; not_your_event (a referee who does not work the event); "
+        "event_archived (a referee reading an archived event); not_the_author (an entry "
+        "declared by another user)",
         404: "Not found",
         409: "Refused by the rules (the code says why); kept, and answered alike if sent again",
         413: "Request body too large",
         422: "Malformed input",
-        429: "Too many refused lookups: wait a minute (Retry-After)",
+        429: "Too many requests from this account: wait Retry-After seconds (refused badge "
+        "lookups; costly reads beyond the account's fair share)",
         503: "The database cannot be reached: nothing stored; try again after Retry-After",
     }
     return {
@@ -124,6 +137,25 @@ _ROUTES: dict[str, Any] = {
                     "because": {"type": "object", "nullable": True},
                 },
             },
+            "Settings": {
+                "type": "object",
+                "additionalProperties": False,
+                "description": "An event's settings (README, Event settings); every field is "
+                "optional, and a field not named here is refused. tables: the event's own "
+                "tables, each replacing its rule system's default (checked by it; not "
+                "described here).",
+                "properties": {
+                    "turn_seconds": {"type": "number", "minimum": 0.1, "maximum": 60},
+                    "optional_rules": {
+                        "type": "object",
+                        "additionalProperties": False,
+                        "properties": {"armour_breaks": {"type": "boolean"}},
+                    },
+                    "saves": {"type": "string", "enum": ["app", "referee"]},
+                    "roster_max_age_minutes": {"type": "integer", "minimum": 1, "maximum": 1440},
+                    "entry_max_age_hours": {"type": "integer", "minimum": 1, "maximum": 720},
+                },
+            },
             "Sheet": {
                 "type": "object",
                 "required": ["player", "character"],
@@ -161,7 +193,7 @@ _ROUTES: dict[str, Any] = {
                         "name": "event",
                         "in": "query",
                         "required": False,
-                        "schema": {"type": "integer"},
+                        "schema": {"type": "integer", "minimum": 1, "maximum": 2**31 - 1},
                         "description": "Refuse a badge of another event.",
                     },
                 ],
@@ -185,9 +217,9 @@ _ROUTES: dict[str, Any] = {
                                 "type": "object",
                                 "required": ["name", "ruleset"],
                                 "properties": {
-                                    "name": {"type": "string"},
-                                    "ruleset": {"type": "string"},
-                                    "settings": _OBJECT,
+                                    "name": _NAME,
+                                    "ruleset": {"type": "string", "enum": ["RULESETS"]},
+                                    "settings": {"$ref": "#/components/schemas/Settings"},
                                 },
                             }
                         }
@@ -198,7 +230,12 @@ _ROUTES: dict[str, Any] = {
         },
         "/events/{id}/characters": {
             "post": {
-                "summary": "Import one tabletop sheet or a list, all or nothing (organisers)",
+                "summary": "Import one tabletop sheet or a list, all or nothing (organisers), "
+                "as the web and the command line do: a sheet with the same player and "
+                "character as one of the event's (or an id naming it) updates it, a new one "
+                "adds a character, two rows for one character are refused (422). Each "
+                "character is answered with import: added|updated|unchanged (and changed: the "
+                "fields an update changed); 201 when one was added, else 200",
                 "parameters": [_ID],
                 "requestBody": {
                     "content": {
@@ -207,7 +244,11 @@ _ROUTES: dict[str, Any] = {
                         }
                     }
                 },
-                "responses": {"201": _json(_OBJECT, "Created"), **_errors(401, 403, 404, 422)},
+                "responses": {
+                    "201": _json(_OBJECT, "Added"),
+                    "200": _json(_OBJECT, "Updated or unchanged"),
+                    **_errors(401, 403, 404, 422),
+                },
             }
         },
         "/events/{id}/characters/check": {
@@ -363,8 +404,11 @@ _ROUTES: dict[str, Any] = {
         "/sync": {
             "post": {
                 "summary": "A phone's outbox, oldest first: {entries: [{character, id, kind, "
-                "at, sent_at, ...}]} (at most 200). Each is stored once, or refused in words; "
-                "the answer lists {id, status: stored|duplicate|refused|invalid|"
+                "at, sent_at, author, ...}], held: [...]} (at most 200 in all). Each entry is "
+                "stored once, or refused in words; one whose author is not the caller, and "
+                "every held one (entries the phone keeps for another user), is answered held "
+                "and kept for the organisers' board, never stored under the caller's name. "
+                "The answer lists {id, status: stored|duplicate|refused|invalid|held|"
                 "unknown_character, entry?, state?, code?, message?} in order, and conflicts: "
                 "the caller's entries that stopped counting (Voided)",
                 "requestBody": {
@@ -373,7 +417,17 @@ _ROUTES: dict[str, Any] = {
                             "schema": {
                                 "type": "object",
                                 "required": ["entries"],
-                                "properties": {"entries": {"type": "array", "items": _OBJECT}},
+                                "properties": {
+                                    "entries": {"type": "array", "items": _OBJECT},
+                                    "held": {
+                                        "type": "array",
+                                        "items": {
+                                            "type": "object",
+                                            "required": ["author"],
+                                            "properties": {"author": {"type": "string"}},
+                                        },
+                                    },
+                                },
                             }
                         }
                     }
@@ -397,6 +451,11 @@ def _entry_schema(kind: rules.EntryKind) -> dict[str, Any]:
             "description": "The phone's clock when it sent the entry.",
         },
     }
+    properties["author"] = {
+        "type": "string",
+        "description": "Who logged it: the caller, or the entry is refused (403 "
+        "not_the_author) and kept as held until its author sends it.",
+    }
     required = ["id", "kind", "at"]
     for field in kind.fields():
         properties[field.name] = {
@@ -414,9 +473,23 @@ def _entry_schema(kind: rules.EntryKind) -> dict[str, Any]:
     }
 
 
+# What any operation may answer besides its own: a NUL character in the request (400), no
+# or a bad token (401), the caller's role or events (403), a body too large (413), the
+# account's fair share used up (429), the database out of reach (503).
+_ANY = (400, 401, 403, 413, 429, 503)
+
+
 def document() -> dict[str, Any]:
     """The whole document, with an ``Entry`` schema per kind of entry known now."""
     doc = copy.deepcopy(_ROUTES)
+    for path, operations in doc["paths"].items():
+        for operation in operations.values():
+            if path != "/openapi.json":
+                operation["responses"] = {**_errors(*_ANY), **operation["responses"]}
+            if "requestBody" in operation:  # JSON, always: no body is malformed input
+                operation["requestBody"]["required"] = True
+    create = doc["paths"]["/events"]["post"]["requestBody"]["content"]["application/json"]
+    create["schema"]["properties"]["ruleset"]["enum"] = list(rules.ruleset_keys())
     schemas = doc["components"]["schemas"]
     kinds = rules.entry_kinds()
     for kind in kinds:

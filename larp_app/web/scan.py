@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, g, redirect, render_template, url_for
 
 from ..extensions import db
-from ..services.assignments import works
+from ..services.assignments import out_of_reach
 from ..services.badges import BadgeRefused, resolve_badge
 from .console import not_your_event
 
@@ -23,6 +23,6 @@ def badge(secret: str):
         db.session.commit()  # the refused lookup is kept for the organiser
         status = 429 if refused.code == "too_many" else 404
         return render_template("scan/refused.html", code=refused.code), status
-    if not works(g.user, found.character.event):
-        return not_your_event(found.character.event)
+    if refused := out_of_reach(g.user, found.character.event):
+        return not_your_event(found.character.event, refused)
     return redirect(url_for("console.console", character_id=found.character_id))

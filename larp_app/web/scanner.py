@@ -6,7 +6,7 @@ from flask import Blueprint, current_app, g, render_template, request
 
 from ..extensions import db
 from ..models import Event
-from ..services.assignments import works
+from ..services.assignments import out_of_reach
 from .auth import login_required
 from .console import not_your_event
 
@@ -22,8 +22,8 @@ def scan():
     """Read a badge with the camera, or take its short code typed by hand."""
     event_id = request.args.get("event", type=int)
     event = db.session.get(Event, event_id) if event_id and 0 < event_id < 2**31 else None
-    if event is not None and not works(g.user, event):
-        return not_your_event(event)
+    if event is not None and (refused := out_of_reach(g.user, event)):
+        return not_your_event(event, refused)
     return render_template(
         "referee/scan.html",
         event_id=event_id,

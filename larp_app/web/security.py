@@ -6,7 +6,7 @@ import mimetypes
 import secrets
 from pathlib import Path
 
-from flask import Flask, Response, request
+from flask import Flask, Response, g, request
 from flask.sessions import SecureCookieSessionInterface
 
 CSP = "; ".join(
@@ -58,8 +58,26 @@ def instance_secret(instance: Path) -> str:
     return path.read_text(encoding="utf-8").strip()
 
 
+# Over HTTPS, browsers are told to come back only over HTTPS for a year (they ignore it for
+# an address such as 192.168.1.10, and honour it for a name); deploy/Caddyfile says the same.
+HSTS = "max-age=31536000"
+
+
 def _headers(response: Response) -> Response:
     response.headers.setdefault("Content-Security-Policy", CSP)
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     response.headers.setdefault("Referrer-Policy", "same-origin")
+    if request.is_secure:
+        response.headers.setdefault("Strict-Transport-Security", HSTS)
+    if _private(response):
+        response.headers.setdefault("Cache-Control", "no-store")
     return response
+
+
+def _private(response: Response) -> bool:
+    """A page made for the logged-in user (sheets, accounts, the console) or a download (an
+    export): no cache, the browser's nor a proxy's, keeps a copy for the next person at the
+    computer. The service worker keeps what a phone needs offline in its own storage."""
+    if "attachment" in response.headers.get("Content-Disposition", ""):
+        return True
+    return g.get("user") is not None and response.mimetype == "text/html"

@@ -116,9 +116,11 @@ def test_an_accented_name_keeps_its_accents():
     assert ACCENTED in texts
 
 
-def test_letters_lato_cannot_draw_lose_only_their_accent():
-    texts = [s.content for s in placed_shapes(a_face(character="Ődön Şerban"), "back")]
-    assert "Odön Serban" in texts
+def test_letters_lato_cannot_draw_are_printed_as_their_plain_letter():
+    # Lato 2 draws every accented Latin letter (Hungarian, Turkish, Vietnamese...);
+    # a letter it lacks, such as a mathematical ℍ, is printed as its plain H.
+    texts = [s.content for s in placed_shapes(a_face(character="Ődön ℍerban"), "back")]
+    assert "Ődön Herban" in texts
 
 
 @pytest.mark.parametrize(
@@ -289,3 +291,19 @@ def test_the_badges_package_imports_neither_the_web_nor_the_database_nor_the_app
     forbidden = {"flask", "flask_sqlalchemy", "sqlalchemy", "werkzeug", "larp_app"}
     assert [(f, m) for f, m in imported if m.split(".")[0] in forbidden] == []
     assert ("sheet.py", "fpdf") in imported  # the walk sees the imports
+
+
+def test_the_badge_font_is_kept_in_the_repository_with_its_licence():
+    from pathlib import Path
+
+    from fontTools.ttLib import TTFont
+
+    from larp_app.badges.card import FONT_FILES
+
+    package = Path(__file__).resolve().parents[2] / "larp_app"
+    for path in map(Path, FONT_FILES.values()):
+        assert path.is_relative_to(package), path  # no font from a package of strangers
+        assert TTFont(path)["name"].getDebugName(1) == "Lato"
+        assert "SIL Open Font License" in (path.parent / "OFL.txt").read_text(encoding="utf-8")
+    readme = (package.parent / "README.md").read_text(encoding="utf-8")
+    assert "larp_app/badges/fonts/" in readme and "fonts-lato" in readme

@@ -46,7 +46,9 @@ def event_id(client, api):
 @pytest.fixture
 def characters(client, api, event_id):
     made = client.post(
-        f"/api/v1/events/{event_id}/characters", json=[SHEET, SHEET], headers=api["olga"]
+        f"/api/v1/events/{event_id}/characters",
+        json=[SHEET, {**SHEET, "character": "Bruno"}],  # one file names each character once
+        headers=api["olga"],
     )
     return [c["id"] for c in made.json["characters"]]
 

@@ -57,9 +57,11 @@ def test_a_sheet_round_trips_through_the_api(client, organiser, character_id):
 def test_a_list_with_one_bad_sheet_creates_nothing_and_names_the_row_and_field(
     client, organiser, event_id
 ):
-    bad = {**SHEET, "attributes": {**SHEET["attributes"], "corpo": 25}}
+    bad = {**SHEET, "character": "Bruno", "attributes": {**SHEET["attributes"], "corpo": 25}}
     answer = client.post(
-        f"/api/v1/events/{event_id}/characters", json=[SHEET, bad, SHEET], headers=organiser
+        f"/api/v1/events/{event_id}/characters",
+        json=[SHEET, bad, {**SHEET, "character": "Ciro"}],
+        headers=organiser,
     )
     assert answer.status_code == 422
     assert answer.json["fields"] == {"[1].attributes.corpo": "must be 8–22, got 25"}
@@ -206,7 +208,9 @@ def test_an_entry_id_already_used_for_another_character_is_refused(
     client, organiser, referee, event_id, character_id
 ):
     other = client.post(
-        f"/api/v1/events/{event_id}/characters", json=SHEET, headers=organiser
+        f"/api/v1/events/{event_id}/characters",
+        json={**SHEET, "character": "Bruno"},
+        headers=organiser,
     ).json["characters"][0]["id"]
     hit = entry("hit")
     client.post(f"/api/v1/characters/{character_id}/entries", json=hit, headers=referee)

@@ -21,7 +21,7 @@ def make_cast(client, token, count):
     )
     client.post(
         f"/api/v1/events/{event.json['id']}/characters",
-        json=[SHEET] * count,
+        json=[{**SHEET, "character": f"Character {n}"} for n in range(count)],
         headers=auth(token),
     )
     return event.json["id"]

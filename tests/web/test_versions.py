@@ -28,7 +28,9 @@ def cast(client, api):
         "/api/v1/events", json={"name": "Notte", "ruleset": "ex-nihilo"}, headers=api["organiser"]
     ).json["id"]
     made = client.post(
-        f"/api/v1/events/{event}/characters", json=[SHEET, SHEET], headers=api["organiser"]
+        f"/api/v1/events/{event}/characters",
+        json=[SHEET, {**SHEET, "character": "Bruno"}],  # one file names each character once
+        headers=api["organiser"],
     )
     return event, [c["id"] for c in made.json["characters"]]
 

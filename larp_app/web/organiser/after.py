@@ -31,6 +31,7 @@ from ...services.report import event_report, timeline
 from ..auth import login_required
 from ..charts import bar_chart, grouped_bars, line_chart
 from ..display import entry_summary, kind_words
+from ..fair import costly
 from ..forms import field_errors
 from ..player import status_names
 from . import bp
@@ -93,6 +94,7 @@ def report_charts(report, event: Event) -> dict[str, str]:
 
 @bp.get("/events/<int:event_id>/report")
 @login_required("organiser")
+@costly()
 def report(event_id: int):
     event = db.get_or_404(Event, event_id)
     data = event_report(event, now_utc())
@@ -147,6 +149,7 @@ def _tables(event: Event):
 
 @bp.get("/events/<int:event_id>/export/<any(states, log):what>.csv")
 @login_required("organiser")
+@costly()
 def export_csv(event_id: int, what: str):
     """A CSV that opens as columns in the reader's Excel (``sep``: another separator)."""
     event = db.get_or_404(Event, event_id)
@@ -158,6 +161,7 @@ def export_csv(event_id: int, what: str):
 
 @bp.get("/events/<int:event_id>/export.xlsx")
 @login_required("organiser")
+@costly()
 def export_xlsx(event_id: int):
     """Final states and the whole log as one Excel workbook, a sheet each."""
     event = db.get_or_404(Event, event_id)
@@ -166,6 +170,7 @@ def export_xlsx(event_id: int):
 
 @bp.get("/events/<int:event_id>/export.json")
 @login_required("organiser")
+@costly()
 def export_json(event_id: int):
     event = db.get_or_404(Event, event_id)
     text = "\ufeff" + json.dumps(export_data(event, now_utc()), ensure_ascii=False, indent=1)

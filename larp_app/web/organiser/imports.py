@@ -68,13 +68,13 @@ def import_preview(event_id: int):
         else:
             text = request.form.get("pasted", "")
             sheets, rows = read_sheet_file(text, "", event.ruleset, locale)
+        plan = plan_import(event, sheets)  # more sheets than one import takes: refused whole
     except rules.InvalidInput as exc:
         return render_template(
             "organiser/import.html",
             event=event,
             file_errors=[problem_line(p, event.ruleset) for p in exc.problems],
         ), 422
-    plan = plan_import(event, sheets)
     errors = [p for p in plan.errors if p.path.startswith("[")]
     whole = [p for p in plan.errors if not p.path.startswith("[")]
     if event.archived_at is not None:

@@ -1,7 +1,7 @@
 // The referee's status bar, and what keeps the phone in step with the server without a
 // button: the roster refreshed while online, the outbox sent at once, on the `online` event,
 // by Background Sync where the browser has it, and on a timer otherwise.
-import { outbox, syncOutbox } from "./outbox.js";
+import { heldFor, outbox, syncOutbox } from "./outbox.js";
 import { plural } from "./plural.js";
 import { events, refreshRoster, rosterAt } from "./roster.js";
 import { get, listen } from "./store.js";
@@ -62,7 +62,8 @@ export function startNetbar(bar) {
     const net = !navigator.onLine ? words.offline : reachable === false ? words.unreachable : words.online;
     set("[data-net]", `${online ? "●" : "✖"} ${net}`);
     const items = await outbox();
-    const waiting = items.filter((i) => i.status === "pending").length;
+    const me = bar.dataset.me;
+    const waiting = items.filter((i) => i.status === "pending" && i.author === me).length;
     set("[data-pending]", words.pending.replace("%(n)s", waiting));
     bar.querySelector("[data-pending]").classList.toggle("attention", waiting > 0);
     const at = await rosterAt();
@@ -74,6 +75,13 @@ export function startNetbar(bar) {
     const loggedOut = bar.querySelector("p[data-logged-out]");
     loggedOut.hidden = !(await get("meta", "loggedOut"));
     loggedOut.querySelector("span").textContent = plural(words, "loggedOutText", waiting);
+    // Entries someone else logged on this phone: only they can send them.
+    const held = Object.entries(await heldFor(me));
+    const heldLine = bar.querySelector("[data-held]");
+    heldLine.hidden = held.length === 0;
+    heldLine.textContent = held
+      .map(([who, n]) => `⚠ ${plural(words, "heldText", n).replaceAll("%(who)s", who)}`)
+      .join(" ");
     const warning = bar.querySelector("[data-roster-old]");
     warning.hidden = !old;
     if (old) {

@@ -2,6 +2,9 @@
 // server, oldest first, by whoever gets there first — the page at once, on the `online`
 // event and on a timer, or the service worker on Background Sync. Each entry carries its
 // client-made id, so sending it twice stores it once. Works in pages and in the worker.
+// Each entry is sent only in its author's session: one logged by someone else (a phone
+// passed on, or logged out meanwhile) is held on the phone until its author logs in here,
+// and reported to the server once per user as held, so that organisers see it.
 import { isNewer } from "./fresh.js";
 import { keepVoided } from "./voided.js";
 import { announce, getAll, put, remove, transaction } from "./store.js";
@@ -49,7 +52,14 @@ export const forget = (id) => remove("outbox", id);
 
 class SyncStopped extends Error {}
 
-async function send(api, csrf, items) {
+const wire = (item, sentAt) => ({
+  ...item.entry,
+  character: item.character,
+  author: item.author,
+  sent_at: sentAt,
+});
+
+async function send(api, csrf, items, held = []) {
   const sentAt = new Date().toISOString(); // the phone's clock now: the server corrects `at`
   const response = await fetch(`${api}/sync`, {
     method: "POST",
@@ -57,31 +67,48 @@ async function send(api, csrf, items) {
     headers: {
       "Content-Type": "application/json",
       "X-CSRFToken": csrf,
-      ...(items[0].lang ? { "Accept-Language": items[0].lang } : {}),
+      ...((items[0] ?? held[0]).lang ? { "Accept-Language": (items[0] ?? held[0]).lang } : {}),
     },
     body: JSON.stringify({
-      entries: items.map((item) => ({ ...item.entry, character: item.character, sent_at: sentAt })),
+      entries: items.map((item) => wire(item, sentAt)),
+      held: held.map((item) => wire(item, sentAt)),
     }),
   });
   if (!response.ok) throw new SyncStopped(`HTTP ${response.status}`); // 503: wait, try again
   return response.json();
 }
 
-// What became of an item, from the server's answer.
-function answered(item, result) {
-  if (result.status === "stored" || result.status === "duplicate") {
+// What became of an item, from the server's answer (`me`: who sent it). Someone else's
+// entry stays pending, reported, whatever the server says of it, unless it is stored (its
+// author sent it from another phone): only its author hears why it would be refused.
+function answered(item, result, me) {
+  const stored = result.status === "stored" || result.status === "duplicate";
+  if (!stored && (result.status === "held" || item.author !== me)) {
+    return { ...item, heldReportedTo: me };
+  }
+  if (stored) {
     return { ...item, status: "stored", state: result.state, answeredAt: Date.now() };
   }
   const message = result.message || result.status;
   return { ...item, status: "refused", code: result.code || result.status, message };
 }
 
-// Send every pending entry. Resolves with {sent, refused}; throws when the server cannot be
-// reached or refuses the phone (logged out): the entries stay pending for the next try.
+// Entries waiting on the phone that `me` may not send, by author: {refA: 3}.
+export async function heldFor(me) {
+  const held = {};
+  for (const item of await pending()) {
+    if (item.author !== me) held[item.author] = (held[item.author] ?? 0) + 1;
+  }
+  return held;
+}
+
+// Send every pending entry of the user logged in, and report the others' once. Resolves
+// with {sent, refused}; throws when the server cannot be reached or refuses the phone
+// (logged out): the entries stay pending for the next try.
 export function syncOutbox(api = "/api/v1") {
   return exclusively(async () => {
-    const items = await pending();
-    if (items.length === 0) return { sent: 0, refused: 0 };
+    const waiting = await pending();
+    if (waiting.length === 0) return { sent: 0, refused: 0 };
     let me;
     try {
       const signal = AbortSignal.timeout(10_000);
@@ -93,20 +120,26 @@ export function syncOutbox(api = "/api/v1") {
       announce({ type: "sync-failed", reason: String(error) });
       throw error;
     }
+    const items = waiting.filter((item) => item.author === me.username);
+    const unreported = waiting.filter(
+      (item) => item.author !== me.username && item.author && item.heldReportedTo !== me.username,
+    );
     let sent = 0;
     let refused = 0;
-    for (let i = 0; i < items.length; i += BATCH) {
+    for (let i = 0; i < Math.max(items.length, unreported.length ? 1 : 0); i += BATCH) {
       const chunk = items.slice(i, i + BATCH);
-      const { results, conflicts } = await send(api, me.csrf_token, chunk);
+      const held = i === 0 ? unreported.slice(0, BATCH) : [];
+      const { results, conflicts } = await send(api, me.csrf_token, chunk, held);
       if (conflicts) await keepVoided(conflicts); // the referee's entries that stopped counting
       const byId = new Map(results.map((r) => [r.id, r]));
       const states = new Map(); // each character's state after its last entry stored
       await transaction(["outbox", "characters", "meta"], "readwrite", (tx) => {
-        for (const item of chunk) {
+        for (const item of [...chunk, ...held]) {
           const result = byId.get(item.entry.id);
           if (!result) continue;
-          const next = answered(item, result);
+          const next = answered(item, result, me.username);
           tx.objectStore("outbox").put(next);
+          if (next.status === "pending") continue; // held for its author
           if (next.status === "stored") {
             sent += 1;
             if (isNewer(result.state, states.get(item.character))) {

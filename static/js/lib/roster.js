@@ -72,12 +72,19 @@ async function refresh(api) {
   return true;
 }
 
-// A lost phone's session was ended: it keeps nothing that names a badge (its outbox stays,
-// sent after the next login).
-export const forgetRoster = () =>
-  transaction(STORES, "readwrite", (tx) => {
+// A lost phone's session was ended, or its user logged out: it keeps nothing that names a
+// badge (its outbox stays, sent after its author's next login), nor the pages the service
+// worker kept for that user (the scanner and the console's shell, with their name and
+// events): the next user's login keeps their own.
+export async function forgetRoster() {
+  await transaction(STORES, "readwrite", (tx) => {
     for (const name of STORES) tx.objectStore(name).clear();
   });
+  if (!globalThis.caches) return;
+  for (const name of await caches.keys()) {
+    if (name.startsWith("larp-pages-")) await caches.delete(name);
+  }
+}
 
 export const character = (id) => get("characters", id);
 export const event = (id) => get("events", id);
