@@ -144,13 +144,14 @@ def replay_command(sheet_file: str, log_file: str, at_text: str, settings_file: 
         _fail(exc.problems, "settings.")
     sheet = _read_sheet(raw_sheet, settings)
     try:
-        entries = rules.read_log(_load_json(log_file, "log"))
+        entries = rules.read_log(_load_json(log_file, "log"), ruleset)
     except rules.InvalidInput as exc:
         _fail(exc.problems, "log")
     snapshot = rules.state_at(sheet, settings, entries, at)
     for conflict in snapshot.conflicts:
         click.echo(
-            f"conflict {conflict.id}: {refusal_message(conflict.code, conflict.params)}", err=True
+            f"conflict {conflict.id}: {refusal_message(conflict.code, conflict.params, ruleset)}",
+            err=True,
         )
     _print(snapshot.to_dict())
 

@@ -1,12 +1,24 @@
-"""Sentences for the engine's problem and refusal codes (the engine itself speaks in codes)."""
+"""Sentences for the engine's problem and refusal codes (the engine itself speaks in codes).
+
+The codes every rule system shares are worded here; a rule system words its own in its package
+(``Ruleset.refusals``, ``Ruleset.problems``), in each language it speaks, or as message ids its
+own catalogues translate (``<package>/translations/<language>/LC_MESSAGES/messages.mo``).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
 from typing import Any
 
+from babel.support import NullTranslations, Translations
+from flask import has_request_context
+from flask_babel import force_locale, get_locale, ngettext
+from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from flask_babel import ngettext
 
+from . import rules
 from .rules import Problem
 
 PROBLEMS = {
@@ -37,6 +49,9 @@ PROBLEMS = {
     "unknown_table": _l("is not a table of this ruleset (known: {allowed})"),
     "ruleset_mismatch": _l("must be {expected}, got {got}"),
     "duplicate": _l("appears twice: {got}"),
+    "kind_of_several": _l(
+        "{got} is a kind of entry of several rule systems ({allowed}): read it for a character"
+    ),
     "unknown_column": _l("is not a column of the template, whose columns are: {allowed}"),
     "not_utf8": _l('cannot be read: save it as "CSV UTF-8" and upload it again'),
     "no_csv_format": _l("is a spreadsheet, but this rule system reads only JSON sheets"),
@@ -157,21 +172,106 @@ def _range(params: dict[str, Any]) -> str:
     return str(_l("must be ≤ {max}, got {got}")).format(max=hi, got=got)
 
 
-def problem_words(problem: Problem) -> str:
+def problem_words(problem: Problem, ruleset: str | None = None) -> str:
     """What is wrong, without naming the field: ``must be 8–22, got 25``."""
     if problem.code == "out_of_range":
         return _range(problem.params)
-    return _render(PROBLEMS.get(problem.code, problem.code), problem.params)
+    return _render(_template("problems", PROBLEMS, problem.code, ruleset), problem.params)
 
 
-def problem_message(problem: Problem, field: str | None = None) -> str:
+def problem_message(problem: Problem, field: str | None = None, ruleset: str | None = None) -> str:
     """``attributes.corpo: must be 8–22, got 25``, or the field as ``field`` names it."""
-    return f"{problem.path if field is None else field}: {problem_words(problem)}"
+    return f"{problem.path if field is None else field}: {problem_words(problem, ruleset)}"
 
 
-def refusal_message(code: str, params: dict[str, Any]) -> str:
-    """``needs 2 energy, has 1``."""
-    return _render(REFUSALS.get(code, code), params)
+def refusal_message(code: str, params: dict[str, Any], ruleset: str | None = None) -> str:
+    """``needs 2 energy, has 1``: a refusal of (a character of) ``ruleset`` in its words."""
+    return _render(refusal_template(code, ruleset), params)
+
+
+def refusal_template(code: str, ruleset: str | None = None) -> Any:
+    """The sentence of a refusal code, its parameters unfilled (``needs {needs} energy``)."""
+    return _template("refusals", REFUSALS, code, ruleset)
+
+
+def refusal_templates(ruleset: str | None) -> dict[str, str]:
+    """Every refusal code's sentence for a character of ``ruleset`` (of any rule system when
+    None, each code in the words of the first rule system, by key, that declares it)."""
+    found = {code: str(text) for code, text in REFUSALS.items()}
+    for known in reversed(rules.rulesets()) if ruleset is None else [rules.get_ruleset(ruleset)]:
+        found.update(
+            (code, str(_own_text(known, words, {}))) for code, words in known.refusals.items()
+        )
+    return found
+
+
+def own_refusals(ruleset: str, locale: str) -> dict[str, str]:
+    """The rule system's own refusal codes' sentences in ``locale`` (parameters unfilled)."""
+    known = rules.get_ruleset(ruleset)
+    with force_locale(locale):
+        return {code: str(_own_text(known, words, {})) for code, words in known.refusals.items()}
+
+
+def _template(table: str, shared: Mapping[str, Any], code: str, ruleset: str | None) -> Any:
+    """A code's sentence: the rule system's own (a code lives under its key), else the app's,
+    else that of another rule system that declares it (a caller that knows no rule system)."""
+    known = {r.key: r for r in rules.rulesets()}
+    own = known.get(ruleset) if ruleset else None
+    if own is not None and code in getattr(own, table):
+        return _Own(own, getattr(own, table)[code])
+    if code in shared:
+        return shared[code]
+    for other in known.values():
+        if code in getattr(other, table):
+            return _Own(other, getattr(other, table)[code])
+    return code
+
+
+class _Own:
+    """A rule system's words for a code, worded once its parameters are known (a plural)."""
+
+    def __init__(self, ruleset: rules.Ruleset, words: Any):
+        self.ruleset, self.words = ruleset, words
+
+    def __call__(self, params: dict[str, Any]) -> str:
+        return _own_text(self.ruleset, self.words, params)
+
+
+def _own_text(ruleset: rules.Ruleset, words: Any, params: dict[str, Any]) -> str:
+    if callable(words):  # worded by a count: (params, language) -> the words' form
+        words = words(params, _language(ruleset))
+    return ruleset_text(ruleset, words)
+
+
+def ruleset_text(ruleset: rules.Ruleset, words: str | Mapping[str, str]) -> str:
+    """A rule system's words in the reader's language: ``{language: text}`` (its own language,
+    then English, when the reader's is missing), or a message id its own catalogue translates
+    (the app's when the package ships none for it)."""
+    language = _language(ruleset)
+    if isinstance(words, Mapping):
+        return (
+            words.get(language)
+            or words.get(ruleset.language)
+            or words.get("en")
+            or next(iter(words.values()), "")
+        )
+    catalogue = plugin_catalogue(ruleset.package_dir, language)
+    translated = catalogue.ugettext(words)
+    return translated if translated != words or isinstance(catalogue, Translations) else _(words)
+
+
+def _language(ruleset: rules.Ruleset) -> str:
+    return str(get_locale()) if has_request_context() else ruleset.language
+
+
+@cache
+def plugin_catalogue(package: Path | None, language: str) -> NullTranslations:
+    """The gettext catalogue a rule system's package ships for ``language`` (its folder
+    ``translations/<language>/LC_MESSAGES/messages.mo``); none: an empty one."""
+    folder = None if package is None else package / "translations"
+    if folder is None or not folder.is_dir():
+        return NullTranslations()
+    return Translations.load(str(folder), [language], domain="messages")
 
 
 def badge_labels() -> dict[str, str]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import MISSING, dataclass, fields
 from datetime import datetime
 from functools import cache
@@ -186,17 +186,19 @@ KINDS: dict[str, tuple[type[Entry], Callable[[Checker, dict, str], dict]]] = {
 }
 
 
-def known_kinds() -> dict[str, tuple[type[Entry], Callable[[Checker, dict, str], dict]]]:
-    """Every kind the log reader reads: the shared ones, and the kinds of every rule system
-    known (found on first use, so that a log is read the same before or after)."""
-    while DISCOVER:
-        DISCOVER.pop()()
-    return KINDS
+Reader = tuple[type[Entry], Callable[[Checker, dict, str], dict]]
 
 
-# What finds the rule systems (set by the registry, which imports this module): run once,
-# before the first entry is read.
-DISCOVER: list[Callable[[], object]] = []
+def known_kinds(ruleset: str | None = None) -> Mapping[str, Reader]:
+    """The kinds the log reader reads for a character of ``ruleset``: the shared ones and the
+    rule system's own (a kind of the same name in another rule system is another kind). With
+    None, every rule system's: a kind declared by several of them is read by none there."""
+    return KIND_TABLES[0](ruleset) if KIND_TABLES else KINDS
+
+
+# How the log reader finds the kinds of the rule systems known (set by the registry, which
+# imports this module): (rule system's key or None) -> {kind: (class, reader)}.
+KIND_TABLES: list[Callable[[str | None], Mapping[str, Reader]]] = []
 
 
 def _uuid(c: Checker, d: dict, key: str, path: str) -> str | None:
@@ -228,15 +230,18 @@ def instant_problem(wrong: ValueError) -> str:
     return "no_zone" if str(wrong) == "no_zone" else "not_instant"
 
 
-def read_entry_into(checker: Checker, data: Any, prefix: str = "") -> Entry | None:
-    """Read one entry, recording problems under ``prefix`` (e.g. ``[3].``)."""
+def read_entry_into(
+    checker: Checker, data: Any, prefix: str = "", ruleset: str | None = None
+) -> Entry | None:
+    """Read one entry of a character of ``ruleset``, recording problems under ``prefix``
+    (e.g. ``[3].``)."""
     if not isinstance(data, dict):
         checker.error(prefix.rstrip(".") or "entry", "not_object")
         return None
     before = len(checker.errors)
     entry_id = _uuid(checker, data, "id", prefix + "id")
     at = _instant(checker, data, "at", prefix + "at")
-    kinds = known_kinds()
+    kinds = known_kinds(ruleset)
     kind = checker.choice(data, "kind", prefix + "kind", kinds)
     author = data.get("author", data.get("referee"))
     fields = kinds[kind][1](checker, data, prefix) if kind else {}
@@ -246,21 +251,22 @@ def read_entry_into(checker: Checker, data: Any, prefix: str = "") -> Entry | No
     return cls(id=entry_id, at=at, author=None if author is None else str(author), **fields)
 
 
-def read_entry(data: Any) -> Entry:
-    """Read one entry or raise InvalidInput naming every bad field."""
+def read_entry(data: Any, ruleset: str | None = None) -> Entry:
+    """Read one entry (of a character of ``ruleset``) or raise InvalidInput naming every bad
+    field."""
     checker = Checker()
-    entry = read_entry_into(checker, data)
+    entry = read_entry_into(checker, data, "", ruleset)
     checker.raise_if_errors()
     return entry
 
 
-def read_log(items: Any) -> list[Entry]:
+def read_log(items: Any, ruleset: str | None = None) -> list[Entry]:
     """Read a log (a list of entries) or raise InvalidInput naming ``[i].field`` for each."""
     checker = Checker()
     if not isinstance(items, list):
         checker.error("", "not_list")
         checker.raise_if_errors()
-    entries = [read_entry_into(checker, item, f"[{i}].") for i, item in enumerate(items)]
+    entries = [read_entry_into(checker, item, f"[{i}].", ruleset) for i, item in enumerate(items)]
     checker.raise_if_errors()
     return entries
 
@@ -276,14 +282,15 @@ def entry_to_dict(entry: Entry) -> dict[str, Any]:
     return data
 
 
-def entry_from_stored(data: dict[str, Any]) -> Entry:
+def entry_from_stored(data: dict[str, Any], ruleset: str | None = None) -> Entry:
     """Rebuild an entry written by ``entry_to_dict`` and stored by the app.
 
     Unlike ``read_entry`` it does not check the fields again: they were checked on the way
     in, and reading a long log on every request must stay cheap. It sets the fields as the
     dataclass's own ``__init__`` would, at half the cost; keys that are no field are left out.
+    ``ruleset``: the character's rule system, whose kind it is.
     """
-    cls = known_kinds()[data["kind"]][0]
+    cls = known_kinds(ruleset)[data["kind"]][0]
     entry = _new(cls)
     get = data.get
     for name, default in _stored_fields(cls):

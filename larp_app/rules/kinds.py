@@ -112,14 +112,3 @@ SHARED: tuple[EntryKind, ...] = (
     _shared("note", N_("Note"), lambda e, _: e.text),
     _shared("undo", N_("Undo"), lambda e, _: e.target[:8]),
 )
-
-
-def add_kinds(kinds: tuple[EntryKind, ...]) -> None:
-    """Let the log reader read a rule system's own kinds."""
-    for kind in kinds:
-        _entries.KINDS[kind.key] = (kind.cls, kind.read)
-
-
-def remove_kinds(kinds: tuple[EntryKind, ...]) -> None:
-    for kind in kinds:
-        _entries.KINDS.pop(kind.key, None)

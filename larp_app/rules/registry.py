@@ -3,18 +3,23 @@
 
 The engine names no rule system: EX Nihilo and Sistema Athkri are packages under
 ``larp_app/rulesets/`` declared as entry points in pyproject.toml, like any pip package would be.
+Each rule system's kinds of entry are its own: two may both declare a kind ``roll``, each read
+by its own reader for its own characters. What cannot be told apart (two rule systems of one
+key, a kind named like a shared one) is refused when the rule systems are found, in words.
 """
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
+from collections.abc import Callable
 from functools import cache
 from importlib.metadata import entry_points
 from typing import Any
 
-from .entries import DISCOVER
-from .kinds import SHARED, EntryKind, add_kinds, remove_kinds
+from .entries import KIND_TABLES, KINDS, Entry, Reader
+from .kinds import SHARED, EntryKind
+from .problems import Checker
 from .ruleset import Ruleset
 
 GROUP = "larp_app.rulesets"
@@ -23,6 +28,12 @@ GROUP = "larp_app.rulesets"
 BUILT_IN = "larp_app.rulesets"
 
 _registered: dict[str, Ruleset] = {}
+_tables: dict[str | None, dict[str, Reader]] = {}  # the log reader's kinds, by rule system
+
+
+class RulesetClash(ValueError):
+    """Two rule systems (or a rule system and the app) declare the same thing: refused when
+    the app starts, in words, rather than one silently replacing the other."""
 
 
 @cache
@@ -35,14 +46,51 @@ def _discovered() -> dict[str, Ruleset]:
             for module in pkgutil.iter_modules(package.__path__)
             if module.ispkg
         ]
+    known: dict[str, Ruleset] = {}
     for ruleset in found:
         if not isinstance(ruleset, Ruleset):
             raise TypeError(f"{GROUP} entry point gave {ruleset!r}, not a Ruleset")
-        add_kinds(ruleset.entry_kinds)
-    return {ruleset.key: ruleset for ruleset in found}
+        _check(ruleset, known)
+        known[ruleset.key] = ruleset
+    return known
 
 
-DISCOVER.append(_discovered)  # the log reader reads every known rule system's kinds
+def _check(ruleset: Ruleset, known: dict[str, Ruleset]) -> None:
+    """Refuse what would clash: a key already taken, a kind named like one every rule system
+    shares, a kind declared twice, a kind whose entries would say another kind."""
+    other = known.get(ruleset.key)
+    if other is not None and other is not ruleset:
+        raise RulesetClash(
+            f"two rule systems are called {ruleset.key!r}: "
+            f"{_origin(other)} and {_origin(ruleset)}; uninstall one of them"
+        )
+    seen: set[str] = set()
+    for kind in ruleset.entry_kinds:
+        if kind.key in KINDS:
+            raise RulesetClash(
+                f"the rule system {ruleset.key!r} declares a kind of entry {kind.key!r}, "
+                "which every rule system shares: its own kind needs another name"
+            )
+        if kind.key in seen:
+            raise RulesetClash(
+                f"the rule system {ruleset.key!r} declares the kind of entry {kind.key!r} twice"
+            )
+        if getattr(kind.cls, "kind", None) != kind.key:
+            raise RulesetClash(
+                f"the rule system {ruleset.key!r} declares the kind {kind.key!r} with entries "
+                f"of the kind {getattr(kind.cls, 'kind', None)!r}: the two must be the same"
+            )
+        seen.add(kind.key)
+
+
+def _origin(ruleset: Ruleset) -> str:
+    return str(ruleset.package_dir or type(ruleset.read_sheet).__module__)
+
+
+def rediscover() -> None:
+    """Look at the installed packages again (one installed while the app runs, in tests)."""
+    _discovered.cache_clear()
+    _tables.clear()
 
 
 def _known() -> dict[str, Ruleset]:
@@ -50,19 +98,57 @@ def _known() -> dict[str, Ruleset]:
 
 
 def register(ruleset: Ruleset) -> Ruleset:
-    """Make ``ruleset`` known (a rule system not installed as an entry point, e.g. in tests)."""
+    """Make ``ruleset`` known (a rule system not installed as an entry point, e.g. in tests);
+    RulesetClash when another one has its key."""
     if not isinstance(ruleset, Ruleset):
         raise TypeError(f"{ruleset!r} is not a Ruleset")
+    _check(ruleset, _known())
     _registered[ruleset.key] = ruleset
-    add_kinds(ruleset.entry_kinds)
+    _tables.clear()
     return ruleset
 
 
 def unregister(key: str) -> None:
-    """Forget a ruleset given to ``register``."""
-    ruleset = _registered.pop(key, None)
-    if ruleset is not None:
-        remove_kinds(ruleset.entry_kinds)
+    """Forget a ruleset given to ``register`` (another rule system's kinds stay as they are)."""
+    if _registered.pop(key, None) is not None:
+        _tables.clear()
+
+
+def kind_table(ruleset: str | None) -> dict[str, Reader]:
+    """What the log reader reads for a character of ``ruleset``: the shared kinds and its own;
+    another rule system's kind is read too, to be refused by name (``not_in_ruleset``). With
+    None, every rule system's kinds, but a kind several declare is refused as ambiguous."""
+    table = _tables.get(ruleset)
+    if table is None:
+        table = _tables[ruleset] = _table(ruleset)
+    return table
+
+
+def _table(ruleset: str | None) -> dict[str, Reader]:
+    declared: dict[str, list[tuple[str, EntryKind]]] = {}
+    for known in rulesets():
+        for kind in known.entry_kinds:
+            declared.setdefault(kind.key, []).append((known.key, kind))
+    table: dict[str, Reader] = {}
+    for key, owners in declared.items():
+        own = next((kind for owner, kind in owners if owner == ruleset), None)
+        if own is not None or ruleset is not None or len(owners) == 1:
+            kind = own or owners[0][1]
+            table[key] = (kind.cls, kind.read)
+        else:
+            table[key] = (Entry, _ambiguous([owner for owner, _kind in owners]))
+    return {**table, **KINDS}
+
+
+def _ambiguous(owners: list[str]) -> Callable[[Checker, dict, str], dict]:
+    def read(checker: Checker, data: dict, prefix: str) -> dict:
+        checker.error(prefix + "kind", "kind_of_several", got=data.get("kind"), allowed=owners)
+        return {}
+
+    return read
+
+
+KIND_TABLES.append(kind_table)
 
 
 def rulesets() -> list[Ruleset]:
@@ -91,17 +177,19 @@ def entry_kinds(ruleset: str | None = None) -> list[EntryKind]:
     own = [get_ruleset(ruleset)] if ruleset is not None else rulesets()
     found = {kind.key: kind for kind in SHARED}
     for known in own:
-        found.update((kind.key, kind) for kind in known.entry_kinds)
+        for kind in known.entry_kinds:
+            found.setdefault(kind.key, kind)
     return list(found.values())
 
 
-def entry_kind(key: str) -> EntryKind | None:
-    """The declaration of the kind ``key`` (shared or of any known rule system), or None."""
-    return next((kind for kind in entry_kinds() if kind.key == key), None)
+def entry_kind(key: str, ruleset: str | None = None) -> EntryKind | None:
+    """The declaration of the kind ``key``: shared, or of ``ruleset`` (of any known rule system
+    when None: the first by key when several declare it); None when there is none."""
+    return next((kind for kind in entry_kinds(ruleset) if kind.key == key), None)
 
 
-def may_log(key: str, role: str) -> bool:
+def may_log(key: str, role: str, ruleset: str | None = None) -> bool:
     """Whether a user of ``role`` may log an entry of kind ``key`` (unknown kinds are left to
     the reader, which refuses them by name)."""
-    kind = entry_kind(key) if isinstance(key, str) else None
+    kind = entry_kind(key, ruleset) if isinstance(key, str) else None
     return kind is None or role in kind.roles

@@ -84,6 +84,12 @@ class Ruleset:
     # by where they come from: (sheet) -> ({"source": name, "points": n}, ...). None left: the
     # break takes every point. The console says what a break did and what stays.
     armour_kept: Callable[[LarpSheet], tuple[Mapping[str, Any], ...]] = lambda sheet: ()
+    # The words of its own refusal codes (RuleError) and problem codes (Checker), which live
+    # under its key: each code's sentence as {language: text}, as a message id its package's
+    # catalogues translate (``translations/<language>/LC_MESSAGES/messages.mo``), or as
+    # (params, language) -> either, for a sentence worded by a count. ``{name}``: a parameter.
+    refusals: Mapping[str, Any] = field(default_factory=dict)
+    problems: Mapping[str, Any] = field(default_factory=dict)
 
     def schema(self) -> SheetSchema | None:
         """The sheet schema, read once."""

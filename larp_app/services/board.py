@@ -110,8 +110,8 @@ def _recent(event: Event, by_id: dict, in_conflict: dict) -> list[Logged]:
         .order_by(Entry.id.desc())  # arrival
         .limit(RECENT)
     ).all()
-    entries = [(rules.entry_from_stored(row.fields), row) for row in newest]
-    targets = _targets([e.target for e, _row in entries if e.kind == "undo"])
+    entries = [(rules.entry_from_stored(row.fields, event.ruleset), row) for row in newest]
+    targets = _targets([e.target for e, _row in entries if e.kind == "undo"], event.ruleset)
     recent = [
         (
             Logged(
@@ -132,12 +132,12 @@ def _recent(event: Event, by_id: dict, in_conflict: dict) -> list[Logged]:
     return [item for item, _arrival in recent]
 
 
-def _targets(ids: list[str]) -> dict[str, rules.Entry]:
+def _targets(ids: list[str], ruleset: str) -> dict[str, rules.Entry]:
     """The entries these undos undid, by id (one query)."""
     if not ids:
         return {}
     rows = db.session.scalars(select(Entry.fields).where(Entry.client_id.in_(ids)))
-    return {entry.id: entry for entry in map(rules.entry_from_stored, rows)}
+    return {e.id: e for e in (rules.entry_from_stored(fields, ruleset) for fields in rows)}
 
 
 def _refused(event: Event, by_id: dict) -> list[Refused]:

@@ -231,7 +231,8 @@ def record_entry(
     """
     check_open(character)
     now = now_utc()
-    entry = rules.read_entry(raw)  # invalid input is refused before any lock is taken
+    # Invalid input is refused before any lock is taken; the kind is the rule system's.
+    entry = rules.read_entry(raw, character.event.ruleset)
     sent = rules.entry_to_dict(entry)
     version = lock_character(character)
     stored, first = _seen_before(entry.id)
@@ -247,13 +248,14 @@ def record_entry(
     try:
         recorded = _record(character, entry, raw, author, fresh, now, limits)
     except rules.RuleError as refused:
+        refused.ruleset = character.event.ruleset  # whose words its code has
         keep_refusal(
             character,
             {**sent, "at": raw.get("at"), **_sent_at(raw)},
             author,
             refused.code,
             refused.params,
-            refusal_message(refused.code, refused.params),
+            refusal_message(refused.code, refused.params, refused.ruleset),
         )
         raise
     if first is not None and recorded.created:  # held or invalid before: answered now
@@ -308,7 +310,8 @@ def _record(character, entry, raw, author, fresh, now, limits) -> Recorded:
     fields = {**rules.entry_to_dict(entry), "at": rules.format_instant(at)}
     if author is not None:
         fields["author"] = author.username
-    entry = rules.entry_from_stored(fields)  # read as it will be read back: checked above
+    # Read as it will be read back: checked above.
+    entry = rules.entry_from_stored(fields, ctx.ruleset.key)
     judged_at = max(now, at)
     folded = None if before is None else rules.fold_on(before, entry, ctx)
     if folded is None:

@@ -40,7 +40,8 @@ class LogCache:
         self.characters = characters
         self.known: OrderedDict[int, dict[int, rules.Entry]] = OrderedDict()
 
-    def log(self, character_id: int) -> list[rules.Entry]:
+    def log(self, character_id: int, ruleset: str | None = None) -> list[rules.Entry]:
+        """The log of a character of ``ruleset``, whose kinds its entries are."""
         known = self.known.pop(character_id, None) or {}
         self.known[character_id] = known
         if len(self.known) > self.characters:
@@ -50,7 +51,9 @@ class LogCache:
         missing = [i for i, client_id in stored if i not in known or known[i].id != client_id]
         if missing:
             rows = run(ENTRY_FIELDS, {"ids": missing})
-            known.update((row_id, rules.entry_from_stored(fields)) for row_id, fields in rows)
+            known.update(
+                (row_id, rules.entry_from_stored(fields, ruleset)) for row_id, fields in rows
+            )
         return [known[i] for i in ids]
 
     def add(self, character_id: int, row_id: int, entry: rules.Entry) -> None:
@@ -66,4 +69,4 @@ def log_cache() -> LogCache:
 
 def log_of(character: Character) -> list[rules.Entry]:
     """The character's entries in arrival order, as the engine reads them."""
-    return log_cache().log(character.id)
+    return log_cache().log(character.id, character.event.ruleset)

@@ -19,6 +19,7 @@ from sqlalchemy import select
 
 from .. import rules, tokens
 from ..extensions import db
+from ..messages import own_refusals
 from ..models import Badge, Character, Event
 from ..rules.kinds import CONSOLE_FORM
 from ..rules.wire import settings_to_wire, sheet_to_wire, state_to_wire
@@ -143,6 +144,8 @@ def event_kit(event: Event, locale: str) -> dict[str, Any]:
         # grâce where it has none), and the damage types a hit may name, in words.
         "handled_kinds": sorted(rules.kinds_handled(rules.get_ruleset(event.ruleset))),
         "damage_types": _damage_types(event, locale),
+        # Its own refusal codes in its words (the app's are the console page's).
+        "refusals": own_refusals(event.ruleset, locale),
         # What the phone's fold reads (static/js/lib/fold.js): settings and catalogue.
         "fold": settings_to_wire(settings, status_catalogue(event)),
     }

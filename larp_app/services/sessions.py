@@ -142,7 +142,8 @@ def _check_decisions(
 def _check_entries(item: Dying, entries: list[dict], author: User, now: datetime):
     """Fold the planned entries as record_entry would: a refusal is a problem, not a write."""
     character = item.character
-    planned = [rules.read_entry({**raw, "author": author.username}) for raw in entries]
+    ruleset = character.event.ruleset
+    planned = [rules.read_entry({**raw, "author": author.username}, ruleset) for raw in entries]
     ids = {e.id for e in planned}
     log = [*log_of(character), *planned]
     at = max(now, *(e.at for e in planned))

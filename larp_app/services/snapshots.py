@@ -239,8 +239,9 @@ def _logs(character_ids: list[int] | None, event_id: int) -> dict[int, list[rule
     else:
         query = query.where(Entry.character_id.in_(character_ids))
     logs: dict[int, list[rules.Entry]] = defaultdict(list)
+    ruleset = db.session.get(Event, event_id).ruleset  # whose kinds the entries are
     for character_id, fields in db.session.execute(query):
-        logs[character_id].append(rules.entry_from_stored(fields))
+        logs[character_id].append(rules.entry_from_stored(fields, ruleset))
     return logs
 
 
@@ -354,7 +355,8 @@ class Snapshots:
         folded = record.folded
         since = {"character": character.id, "after": record.last_row}
         for fields in db.session.connection().execute(LOG_AFTER, since).scalars():
-            folded = rules.fold_on(folded, rules.entry_from_stored(fields), sheet.ctx)
+            entry = rules.entry_from_stored(fields, sheet.ctx.ruleset.key)
+            folded = rules.fold_on(folded, entry, sheet.ctx)
             if folded is None:  # an undo or a late entry among them
                 return None
         return folded, record.conflict_entries

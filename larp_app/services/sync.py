@@ -56,7 +56,8 @@ def sync_one(user: User, item: Any, worked: set[int] | EllipsisType | None = ...
     try:
         recorded = record_entry(character, entry, user)
     except rules.RuleError as refused:
-        answer = _refused(item, refused.code, refusal_message(refused.code, refused.params))
+        words = refusal_message(refused.code, refused.params, character.event.ruleset)
+        answer = _refused(item, refused.code, words)
         if refused.code == "not_the_author":  # kept on the phone for its author to send
             answer["status"] = "held"
         return answer

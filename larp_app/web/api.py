@@ -59,7 +59,8 @@ def _invalid(exc: rules.InvalidInput):
 @bp.errorhandler(rules.RuleError)
 def _refused(exc: rules.RuleError):
     status = 403 if exc.code == "not_the_author" else 409  # the caller's name, not the rules
-    return error(status, exc.code, refusal_message(exc.code, exc.params), exc.params)
+    message = refusal_message(exc.code, exc.params, getattr(exc, "ruleset", None))
+    return error(status, exc.code, message, exc.params)
 
 
 @bp.errorhandler(HTTPException)

@@ -14,7 +14,7 @@ from flask_babel import get_locale
 
 from .. import rules
 from ..extensions import db
-from ..messages import REFUSALS
+from ..messages import refusal_templates
 from ..models import Character
 from ..services.assignments import out_of_reach
 from ..services.clock import now_utc
@@ -41,7 +41,7 @@ def _page(character: Character | None):
         # Where each rule system's offline fold is (KEY: the event's rule system), and why the
         # server would refuse an entry, in the page's language ({needs}: a parameter).
         "fold_module": url_for("rulesets.static", key="KEY", filename="fold.js"),
-        "refusals": {code: str(text) for code, text in REFUSALS.items()},
+        "refusals": refusal_templates(character.event.ruleset if character else None),
     }
     return render_template(
         "console/console.html",

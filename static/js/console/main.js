@@ -75,6 +75,8 @@ const config = {
   entries: `${page.api}/characters/${id}/entries`,
   state: `${page.api}/characters/${id}/state`,
 };
+// Why the server would refuse an entry: the app's codes, and the rule system's own in its words.
+const refusals = { ...page.refusals, ...(event.refusals ?? {}) };
 const statusNames = Object.fromEntries(config.statuses.map((s) => [s.key, s.name]));
 let checkButtons = []; // the "More" sheet's checks, one per condition with a check
 root.dataset.saves = config.saves ?? "";
@@ -106,7 +108,7 @@ function paint(items) {
   renderForeseen(root, foreseen, words, (entryId) => {
     const item = waiting.find((i) => i.entry.id === entryId);
     return item ? entryWhat(item.entry) : "";
-  }, (conflict) => refusalWords(page.refusals, conflict), statusNames);
+  }, (conflict) => refusalWords(refusals, conflict), statusNames);
   renderWoundRules(root, state, config.rules);
   root.dataset.preview = String(waiting.length > 0);
   renderAllowed(root, state, words, character.sheet);
@@ -189,7 +191,7 @@ async function log(kind, fields = {}, said = words.stored) {
     feedback.ok(said, { detail: numbers(newest(item.state, character.state)) });
   } else if (refusal) {
     // Offline, the rules already say the server will refuse it: said at once, in words.
-    feedback.error(`${words.serverRefuses}: ${refusalWords(page.refusals, refusal)}`, {
+    feedback.error(`${words.serverRefuses}: ${refusalWords(refusals, refusal)}`, {
       detail: entryWhat(entry),
       key: `foreseen:${entry.id}`,
     });
