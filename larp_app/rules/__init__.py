@@ -28,10 +28,12 @@ from .fold import (
 from .kinds import EntryKind
 from .problems import Checker, InvalidInput, Problem, RuleError
 from .registry import (
+    RulesetClash,
     entry_kind,
     entry_kinds,
     get_ruleset,
     may_log,
+    rediscover,
     register,
     ruleset_keys,
     rulesets,
@@ -55,6 +57,7 @@ __all__ = [
     "Problem",
     "RuleError",
     "Ruleset",
+    "RulesetClash",
     "Settings",
     "Snapshot",
     "bad_text",
@@ -79,6 +82,7 @@ __all__ = [
     "read_entry",
     "read_log",
     "read_settings",
+    "rediscover",
     "register",
     "resolve_undos",
     "ruleset_keys",

@@ -274,7 +274,9 @@ def _log_table(report: Report, zone: tzinfo | None, say: Words) -> Table:
                     say.summary(e),
                     e.author,
                     e.id in o.undone,
-                    refusal_message(conflict.code, conflict.params) if conflict else None,
+                    refusal_message(conflict.code, conflict.params, o.character.event.ruleset)
+                    if conflict
+                    else None,
                 ]
             )
     return Table(_("Whole log"), columns, rows)

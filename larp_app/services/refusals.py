@@ -26,7 +26,7 @@ def refusal_words(row: RefusedEntry) -> str:
     if row.code == "invalid":
         problems = [rules.Problem(**p) for p in row.params.get("problems", [])]
         return "; ".join(problem_message(p) for p in problems) or row.message
-    return refusal_message(row.code, row.params)
+    return refusal_message(row.code, row.params, row.character.event.ruleset)
 
 
 def accept_refusal(row: RefusedEntry, organiser: User) -> Recorded:

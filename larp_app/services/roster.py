@@ -14,12 +14,12 @@ from datetime import datetime
 from typing import Any
 
 from flask import current_app
-from flask_babel import force_locale, gettext
+from flask_babel import force_locale
 from sqlalchemy import select
 
 from .. import rules, tokens
 from ..extensions import db
-from ..messages import own_refusals
+from ..messages import own_refusals, ruleset_text
 from ..models import Badge, Character, Event
 from ..rules.kinds import CONSOLE_FORM
 from ..rules.wire import settings_to_wire, sheet_to_wire, state_to_wire
@@ -165,19 +165,16 @@ def _console_kinds(event: Event, locale: str) -> list[dict]:
     """The rule system's own kinds the console offers as a form: key, label and fields (each
     name, JSON type, required, and its label), in the UI language."""
     ruleset = rules.get_ruleset(event.ruleset)
-    fallback = ruleset.language
     return [
         {
             "key": kind.key,
-            "label": _declared_words(kind.label, locale, fallback),
+            "label": _own_words(ruleset, kind.label, locale),
             "fields": [
                 {
                     "name": f.name,
                     "type": f.type,
                     "required": f.required,
-                    "label": _declared_words(
-                        kind.field_labels.get(f.name, f.name), locale, fallback
-                    ),
+                    "label": _own_words(ruleset, kind.field_labels.get(f.name, f.name), locale),
                 }
                 for f in kind.fields()
             ],
@@ -187,13 +184,11 @@ def _console_kinds(event: Event, locale: str) -> list[dict]:
     ]
 
 
-def _declared_words(label: str | Mapping[str, str], locale: str, fallback: str) -> str:
-    """A declared word in ``locale``: a message id through the catalogue, or a rule system's
-    own ``{language: text}``."""
-    if isinstance(label, str):
-        with force_locale(locale):
-            return gettext(label)
-    return in_language(dict(label), locale, fallback)
+def _own_words(ruleset: rules.Ruleset, label: str | Mapping[str, str], locale: str) -> str:
+    """A rule system's declared word in ``locale``: a message id through its catalogue (the
+    app's when it ships none), or its own ``{language: text}``."""
+    with force_locale(locale):
+        return ruleset_text(ruleset, label)
 
 
 def character_kit(character: Character, at: datetime) -> dict[str, Any]:

@@ -11,7 +11,7 @@ from flask_babel import format_datetime, format_decimal, format_time, get_locale
 from flask_babel import gettext as _
 
 from .. import rules
-from ..messages import refusal_message
+from ..messages import refusal_message, ruleset_text
 from ..services.refusals import refusal_words
 from ..services.roster import original_and_translation as both_languages
 from .field_names import field_name, problem_line, shown_value, tabletop_rows
@@ -26,17 +26,37 @@ def words(label: str | Mapping[str, str]) -> str:
     return label.get(locale) or label.get("en") or next(iter(label.values()), "")
 
 
-def kind_words(kind: str) -> str:
-    """An entry kind's label in the page's language (the key itself for an unknown kind)."""
-    declared = rules.entry_kind(kind)
-    return kind if declared is None else words(declared.label)
+def kind_words(kind: str, ruleset: str | None = None) -> str:
+    """An entry kind's label in the page's language, the kind of ``ruleset`` (a kind of the
+    same name is another rule system's other kind); the key itself for an unknown kind."""
+    declared = rules.entry_kind(kind, ruleset)
+    if declared is None:
+        return kind
+    owner = _owner(declared)
+    return words(declared.label) if owner is None else ruleset_text(owner, declared.label)
+
+
+def _owner(declared: rules.EntryKind) -> rules.Ruleset | None:
+    """The rule system that declares a kind, whose words it speaks (None: a shared kind)."""
+    return next((r for r in rules.rulesets() if declared in r.entry_kinds), None)
+
+
+def _declared(entry: rules.Entry) -> rules.EntryKind | None:
+    """An entry's declaration, found by its class (each rule system's kinds are its own)."""
+    for declared in rules.entry_kinds():
+        if declared.cls is type(entry):
+            return declared
+    own = (k for r in rules.rulesets() for k in r.entry_kinds if k.cls is type(entry))
+    return next(own, None)
 
 
 def entry_summary(entry: rules.Entry) -> str:
     """A few words on what an entry did, e.g. ``2 × 1, pierce``, as its kind declares; a hit
     of another damage type than physical names it in the words of its rule system."""
-    declared = rules.entry_kind(entry.kind)
-    text = "" if declared is None else declared.summary(entry, _)
+    declared = _declared(entry)
+    owner = None if declared is None else _owner(declared)
+    say = _ if owner is None else _own_gettext(owner)
+    text = "" if declared is None else declared.summary(entry, say)
     damage_type = getattr(entry, "damage_type", None)
     if damage_type:
         named = (
@@ -44,6 +64,16 @@ def entry_summary(entry: rules.Entry) -> str:
         )
         text += " · " + words(next(named, {}) or damage_type)
     return text
+
+
+def _own_gettext(ruleset: rules.Ruleset):
+    """A gettext of the rule system's own catalogue (the app's for the words it lacks)."""
+
+    def say(message: str, **params: Any) -> str:
+        text = ruleset_text(ruleset, message)
+        return text % params if params else text
+
+    return say
 
 
 def original_and_translation(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from datetime import datetime
+from functools import partial
 
 from flask import Response, current_app, flash, g, redirect, render_template, request, url_for
 from flask_babel import format_time, get_locale
@@ -54,7 +55,9 @@ def report_charts(report, event: Event) -> dict[str, str]:
     start = report.start or now_utc()
     end = report.end or start
     names = status_names(event)
-    problems = [(refusal_message(code, params), n) for code, params, n in report.conflicts]
+    problems = [
+        (refusal_message(code, params, event.ruleset), n) for code, params, n in report.conflicts
+    ]
     problems += [("✖ " + message, n) for _code, message, n in report.refusals]
     return {
         "falls": line_chart(
@@ -106,6 +109,7 @@ def report(event_id: int):
         ended=[o for o in data.outcomes if o.final.wound != "ok"],
         separators=SEPARATORS,
         separator=separator_for(str(get_locale())),
+        kind_words=partial(kind_words, ruleset=event.ruleset),
     )
 
 
@@ -143,7 +147,8 @@ def _tables(event: Event):
     """The exports' tables in the reader's words, at the organiser's local time: the zone
     their browser sent (``tz``), else ``TIME_ZONE``, else this machine's."""
     zone = time_zone(request.args.get("tz")) or time_zone(current_app.config.get("TIME_ZONE"))
-    say = Words(kind=kind_words, summary=entry_summary, statuses=status_names(event))
+    kind = partial(kind_words, ruleset=event.ruleset)  # its rule system's kinds
+    say = Words(kind=kind, summary=entry_summary, statuses=status_names(event))
     return export_tables(event, now_utc(), zone, say)
 
 

@@ -56,7 +56,7 @@ def _board(event: Event, now: datetime, view: View | None = None) -> dict:
         "conflicts": data.conflicts,
         "refused": data.refused,
         "status_names": names,
-        "kind_words": kind_words,
+        "kind_words": lambda kind: kind_words(kind, event.ruleset),
         "conflict_words": conflict_words,
     }
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from functools import partial
 
 from flask import flash, g, redirect, render_template, request, url_for
 from flask_babel import gettext as _
@@ -23,6 +24,7 @@ from ...services.clock import now_utc
 from ...services.entries import record_entry
 from ...services.events import event_settings, status_catalogue
 from ..auth import login_required
+from ..display import kind_words
 from ..forms import number_or_text
 from . import bp
 from .badges import issued_elsewhere_text
@@ -33,7 +35,8 @@ from .badges import issued_elsewhere_text
 def character(character_id: int):
     character = db.get_or_404(Character, character_id)
     log = annotated_log(character, now_utc())
-    conflicts = {i: refusal_message(c.code, c.params) for i, c in log.conflicts.items()}
+    ruleset = character.event.ruleset  # whose kinds and codes the log's are
+    conflicts = {i: refusal_message(c.code, c.params, ruleset) for i, c in log.conflicts.items()}
     tabletop = rules.tabletop_values(character.tabletop, event_settings(character.event))
     return render_template(
         "organiser/character.html",
@@ -49,6 +52,7 @@ def character(character_id: int):
         changed_fields=changed_fields,
         field_changes=field_changes,
         issued_elsewhere=issued_elsewhere(character) and issued_elsewhere_text(),
+        kind_words=partial(kind_words, ruleset=ruleset),
     )
 
 
@@ -59,7 +63,8 @@ def _log(character: Character, raw: dict, done: str):
         record_entry(character, raw, g.user)
     except rules.RuleError as exc:
         db.session.rollback()
-        flash(_("Not recorded: %(reason)s", reason=refusal_message(exc.code, exc.params)), "error")
+        reason = refusal_message(exc.code, exc.params, character.event.ruleset)
+        flash(_("Not recorded: %(reason)s", reason=reason), "error")
     except rules.InvalidInput as exc:
         db.session.rollback()
         flash(_("Not recorded: %(reason)s", reason=problem_message(exc.problems[0])), "error")

@@ -24,7 +24,8 @@ def accept_refused(refusal_id: int):
         accept_refusal(row, g.user)
     except rules.RuleError as refused:
         db.session.commit()  # the new reason replaces the old one on the board
-        flash(_("Not stored: %(reason)s.", reason=refusal_message(refused.code, refused.params)))
+        reason = refusal_message(refused.code, refused.params, row.character.event.ruleset)
+        flash(_("Not stored: %(reason)s.", reason=reason))
     else:
         db.session.commit()
         flash(_("Entry accepted and stored."), "info")
