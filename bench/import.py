@@ -150,7 +150,9 @@ def run(count: int, repeat: int) -> None:
             answered = len(answer.get_json()["characters"])
 
             started = time.perf_counter()
-            out = flask_cli(env, "event", "create", f"Bench CLI {round_no}")
+            out = flask_cli(
+                env, "event", "create", f"Bench CLI {round_no}", "--ruleset", "ex-nihilo"
+            )
             startups.append(time.perf_counter() - started)
             cli_event = int(re.search(r"^event (\d+):", out, re.M).group(1))
             started = time.perf_counter()

@@ -226,7 +226,7 @@ def import_command(event_id: int, sheets_file: str) -> None:
 
 @event_cli.command("create")
 @click.argument("name")
-@click.option("--ruleset", default="ex-nihilo", show_default=True)
+@click.option("--ruleset", required=True, help="The key of the event's rule system.")
 @settings_option
 def event_create_command(name: str, ruleset: str, settings_file: str | None) -> None:
     """Create an event and print its id."""

@@ -9,12 +9,15 @@ from .registry import get_ruleset, ruleset_keys
 from .settings import Settings, default_settings
 from .sheet import LarpSheet
 
-DEFAULT_RULESET = "ex-nihilo"
-
 
 def sheet_ruleset(raw: Any) -> str:
-    """The ruleset a sheet names (EX Nihilo when it names none); InvalidInput if unknown."""
-    key = raw.get("ruleset", DEFAULT_RULESET) if isinstance(raw, dict) else DEFAULT_RULESET
+    """The rule system a sheet names; InvalidInput when it names none or an unknown one (there
+    is no default rule system: a sheet of an event takes its event's, given as settings)."""
+    if not isinstance(raw, dict):
+        raise InvalidInput([Problem("sheet", "not_object", {})])
+    key = raw.get("ruleset")
+    if key is None:
+        raise InvalidInput([Problem("ruleset", "required", {})])
     if key not in ruleset_keys():
         raise InvalidInput(
             [Problem("ruleset", "unknown_ruleset", {"got": str(key), "allowed": ruleset_keys()})]

@@ -24,7 +24,9 @@ def create_event(name: str, ruleset: str, settings: dict[str, Any] | None = None
     checker = rules.Checker()
     clean_name = checker.text({"name": name}, "name", "name")
     settings = {} if settings is None else settings
-    if ruleset not in rules.ruleset_keys():
+    if not ruleset:  # no default rule system: the organiser chooses one
+        checker.error("ruleset", "required")
+    elif ruleset not in rules.ruleset_keys():
         checker.error("ruleset", "unknown_ruleset", got=str(ruleset), allowed=rules.ruleset_keys())
     else:
         if isinstance(settings, dict):  # anything else: read_settings names the problem

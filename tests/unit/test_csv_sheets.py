@@ -7,10 +7,23 @@ from pathlib import Path
 
 import pytest
 
+from larp_app import rules
 from larp_app.messages import problem_message
-from larp_app.rules import InvalidInput, check_sheet, convert_sheet
+from larp_app.rules import InvalidInput
 from larp_app.rulesets.ex_nihilo import RULESET
 from larp_app.services import sheet_csv
+
+# A spreadsheet's rows name no rule system: they take their event's, EX Nihilo's here.
+SETTINGS = rules.default_settings(RULESET.key)
+
+
+def check_sheet(sheet):
+    return rules.check_sheet(sheet, SETTINGS)
+
+
+def convert_sheet(sheet):
+    return rules.convert_sheet(sheet, SETTINGS)
+
 
 SCHEMA = RULESET.schema()
 COLUMNS = sheet_csv.column_names(SCHEMA, "en")

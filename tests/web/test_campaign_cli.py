@@ -53,7 +53,7 @@ def names_in(app, event_id):
 
 
 def test_sheets_import_again_with_one_changed_field_updates_one_character(app, runner, tmp_path):
-    runner.invoke(args=["event", "create", "Notte"])
+    runner.invoke(args=["event", "create", "Notte", "--ruleset", "ex-nihilo"])
     assert import_file(runner, tmp_path, cast(["Vera", "Bruno"])).exit_code == 0
     vera = kill(app, "Vera")
     result = import_file(runner, tmp_path, cast(["Vera", "Bruno"], Vera={"corpo": 20}))
@@ -69,7 +69,7 @@ def test_sheets_import_again_with_one_changed_field_updates_one_character(app, r
 
 
 def test_event_archive_refuses_entries_and_reopen_allows_them_again(app, runner, tmp_path):
-    runner.invoke(args=["event", "create", "Notte"])
+    runner.invoke(args=["event", "create", "Notte", "--ruleset", "ex-nihilo"])
     import_file(runner, tmp_path, cast(["Vera"]))
     assert runner.invoke(args=["event", "archive", "1"]).output == "event 1: archived\n"
     with app.app_context():
@@ -85,7 +85,7 @@ def test_event_archive_refuses_entries_and_reopen_allows_them_again(app, runner,
 def test_event_continue_carries_the_survivors_lists_the_dead_and_keeps_the_badges(
     app, runner, tmp_path
 ):
-    runner.invoke(args=["event", "create", "Notte"])
+    runner.invoke(args=["event", "create", "Notte", "--ruleset", "ex-nihilo"])
     import_file(runner, tmp_path, cast(["Vera", "Bruno", "Ciro"]))
     vera = kill(app, "Vera")
     with app.app_context():
@@ -108,7 +108,7 @@ def test_event_continue_carries_the_survivors_lists_the_dead_and_keeps_the_badge
 
 
 def test_event_continue_brings_back_a_named_dead_character_with_new_badges(app, runner, tmp_path):
-    runner.invoke(args=["event", "create", "Notte"])
+    runner.invoke(args=["event", "create", "Notte", "--ruleset", "ex-nihilo"])
     import_file(runner, tmp_path, cast(["Vera", "Bruno"]))
     vera = kill(app, "Vera")
     options = ["--name", "Notte di Fuoco", "--bring-back", str(vera), "--reissue-badges"]
@@ -119,7 +119,7 @@ def test_event_continue_brings_back_a_named_dead_character_with_new_badges(app, 
 
 
 def test_event_continue_refuses_to_bring_back_a_living_character(app, runner, tmp_path):
-    runner.invoke(args=["event", "create", "Notte"])
+    runner.invoke(args=["event", "create", "Notte", "--ruleset", "ex-nihilo"])
     import_file(runner, tmp_path, cast(["Vera"]))
     result = runner.invoke(
         args=["event", "continue", "1", "--name", "Notte 2", "--bring-back", "1"]

@@ -51,7 +51,9 @@ def test_users_create_refuses_a_taken_name(runner):
 
 
 def test_event_create_then_import_a_csv(app, runner, tmp_path):
-    assert runner.invoke(args=["event", "create", "Notte"]).output.startswith("event 1:")
+    assert runner.invoke(
+        args=["event", "create", "Notte", "--ruleset", "ex-nihilo"]
+    ).output.startswith("event 1:")
     cast_sheets = [dict(SHEET, character=f"Vera {i}") for i in range(5)]
     for sheet in cast_sheets:
         sheet.pop("ruleset")  # a spreadsheet has no ruleset column: the event says it
@@ -63,7 +65,7 @@ def test_event_create_then_import_a_csv(app, runner, tmp_path):
 
 
 def test_an_import_with_one_bad_row_imports_nothing_and_names_the_row(app, runner, tmp_path):
-    runner.invoke(args=["event", "create", "Notte"])
+    runner.invoke(args=["event", "create", "Notte", "--ruleset", "ex-nihilo"])
     sheets = [{**SHEET, "character": f"Vera {i}"} for i in range(200)]
     sheets[150] = {**SHEET, "attributes": {**SHEET["attributes"], "corpo": 25}}
     cast = tmp_path / "cast.json"

@@ -287,7 +287,7 @@ def test_the_cli_reads_a_windows_1252_spreadsheet_as_the_web_import_does(app, ru
 
 
 def test_the_cli_reads_an_excel_csv_with_accents_in_windows_1252(app, runner, tmp_path):
-    assert runner.invoke(args=["event", "create", "Notte"]).exit_code == 0
+    assert runner.invoke(args=["event", "create", "Notte", "--ruleset", "ex-nihilo"]).exit_code == 0
     cast = tmp_path / "cast.csv"
     cast.write_bytes(template_csv().replace("Giulia Rossi", "Niccolò Carrà").encode("cp1252"))
     result = runner.invoke(args=["sheets", "import", "1", str(cast)])
