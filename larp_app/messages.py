@@ -14,7 +14,7 @@ from typing import Any
 
 from babel.support import NullTranslations, Translations
 from flask import has_request_context
-from flask_babel import force_locale, get_locale, ngettext
+from flask_babel import force_locale, get_locale
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
@@ -44,7 +44,6 @@ PROBLEMS = {
     "not_allowed": _l("must be one of {allowed}, got {got}"),
     "ignored_field": _l("is not a known field (ignored)"),
     "unknown_field": _l("is not a known field (known: {allowed})"),
-    "unknown_skill": _l("is not a skill of this ruleset (known: {allowed})"),
     "unknown_ruleset": _l("unknown ruleset {got} (known: {allowed})"),
     "unknown_table": _l("is not a table of this ruleset (known: {allowed})"),
     "ruleset_mismatch": _l("must be {expected}, got {got}"),
@@ -63,21 +62,6 @@ PROBLEMS = {
     "wrong_password": _l("is not your current password"),
     "in_future": _l("is in the future: {got}"),
     "too_old": _l("is more than 24 hours ago: {got}"),
-    "must_cover_once": _l("rows must cover every value {min}–{max} exactly once"),
-    # Worded by the count it turns on (1 slot, 2 slots): see _render.
-    "too_many_skills": lambda params: ngettext(
-        "too many skills ({has}) for {slots} Mente skill slot",
-        "too many skills ({has}) for {slots} Mente skill slots",
-        params.get("slots", 0),
-    ),
-    "above_equipment_class": _l("needs {needs} equipment, the character has {has}"),
-    "dies_before_zero": _l(
-        "is {got}: damage of {dead_at} (Físico × 6) kills while the character is still Estable"
-    ),
-    "no_energy_to_spend": _l("costs energy, and the character has no energy slots"),
-    "starts_badly_wounded": _l(
-        "is {got}: at or below Físico ({fisico}), the character starts Malherido"
-    ),
     "not_dead_character": _l("{got} is not one of the event's dead characters"),
     "archived": _l("the event is archived: it can be read, not changed"),
 }
@@ -98,16 +82,7 @@ REFUSALS = {
     "unknown_advancement": _l("{advancement} is not one of the character's advancements"),
     "wrong_cost": _l("{advancement} costs {cost} energy, not {got}"),
     "not_in_ruleset": _l("this event's rule system has no {kind} entries"),
-    "saves_rolled_by_app": _l("at this event the app rolls the saves"),
-    "not_unconscious": _l("only an unconscious character makes saves"),
-    "save_before_first_turn": _l(
-        "the first save comes when the turn after the knock-out begins: in {seconds} s"
-    ),
-    "save_already_made_this_turn": _l(
-        "this turn's save is already logged (one save a turn): the next in {seconds} s"
-    ),
     "unknown_damage_type": _l("{type} is not a damage type of this rule system ({allowed})"),
-    "no_random_check": _l("{key} has no random check"),
     "unknown_target": _l("there is no earlier entry {target} to undo"),
     "cannot_undo_undo": _l("an undo cannot be undone"),
     "already_undone": _l("entry {target} is already undone"),

@@ -30,6 +30,7 @@ from larp_app.rules.timeutil import format_instant
 
 from .entries import ENTRY_KINDS
 from .one_of_three import one_of_three_d10
+from .refusals import PROBLEMS, REFUSALS
 from .schema import (
     ATTRIBUTE_RANGE,
     ATTRIBUTES,
@@ -812,4 +813,6 @@ RULESET = Ruleset(
     entry_kinds=ENTRY_KINDS,
     fold_details=("attributes", "skills"),  # Físico for saves, skills for checks
     sheet_schema=SCHEMA,
+    refusals=REFUSALS,
+    problems=PROBLEMS,
 )

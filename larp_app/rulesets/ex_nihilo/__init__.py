@@ -18,6 +18,7 @@ from larp_app.rules.state import State
 from larp_app.rules.statuses import parse_status_catalogue
 from larp_app.rules.tables import TableSet
 
+from .refusals import PROBLEMS
 from .schema import (
     ARMOUR_VALUES,
     ARMOUR_WEIGHTS,
@@ -526,4 +527,5 @@ RULESET = Ruleset(
     end_of_session_is_death=True,
     sheet_schema=SCHEMA,
     armour_kept=armour_kept,
+    problems=PROBLEMS,
 )
