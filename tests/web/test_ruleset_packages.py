@@ -41,3 +41,14 @@ def test_every_shipped_rule_system_serves_its_offline_fold_and_the_phone_keeps_i
             assert answer.status_code == 200
             assert b"export function makeRuleset" in answer.data
         assert f'"/rulesets/{key}/static/fold.js"' in script
+
+
+def test_the_shared_templates_hold_no_rule_systems_dice():
+    """The 1o3d10 dialog is Sistema Athkri's: its package's console part ships it."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    shared = [p for p in (root / "templates").rglob("*.html") if "1o3d10" in p.read_text("utf-8")]
+    assert shared == []
+    athkri = rules.get_ruleset("athkri").templates_dir() / "console.html"
+    assert 'data-dialog="dice"' in athkri.read_text("utf-8")
