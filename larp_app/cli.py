@@ -11,6 +11,7 @@ from typing import Any
 import click
 from flask import Flask, current_app
 from flask.cli import AppGroup, with_appcontext
+from sqlalchemy.exc import IntegrityError
 
 from . import rules
 from .badges import LAYOUTS, PAPERS
@@ -330,9 +331,15 @@ def event_import_command(archive_file: str) -> None:
     archive = _load_json(archive_file, "FILE")
     try:
         event, made = import_event(archive)
+        db.session.flush()
     except ArchiveRefused as exc:
         db.session.rollback()
         click.echo(str(exc), err=True)
+        sys.exit(2)
+    except IntegrityError as exc:  # a clash the checks did not foresee: still in words
+        db.session.rollback()
+        reason = str(exc.orig).strip().splitlines()[0][:200]
+        click.echo(f"FILE: clashes with this database ({reason}): nothing imported", err=True)
         sys.exit(2)
     db.session.commit()
     click.echo(f"imported as event {event.id}: {event.name} ({len(event.characters)} characters)")
