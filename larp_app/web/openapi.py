@@ -11,6 +11,7 @@ import copy
 from typing import Any
 
 from .. import rules
+from ..rules.kinds import SHARED
 
 _ERROR = {"$ref": "#/components/schemas/Error"}
 _ID = {"name": "id", "in": "path", "required": True, "schema": {"type": "integer"}}
@@ -441,6 +442,17 @@ _ROUTES: dict[str, Any] = {
 }
 
 
+def _kinds_by_name() -> dict[str, list[tuple[str, rules.EntryKind]]]:
+    """Every kind of entry by its name: the shared ones (owner ""), then each rule system's,
+    with the rule systems that declare it (one name may be several rule systems' kinds)."""
+    found: dict[str, list[tuple[str, rules.EntryKind]]] = {}
+    found.update((kind.key, [("", kind)]) for kind in SHARED)
+    for ruleset in rules.rulesets():
+        for kind in ruleset.entry_kinds:
+            found.setdefault(kind.key, []).append((ruleset.key, kind))
+    return found
+
+
 def _entry_schema(kind: rules.EntryKind) -> dict[str, Any]:
     """One kind of entry: what every entry has, and the fields its declaration names."""
     properties: dict[str, Any] = {
@@ -493,10 +505,21 @@ def document() -> dict[str, Any]:
     create = doc["paths"]["/events"]["post"]["requestBody"]["content"]["application/json"]
     create["schema"]["properties"]["ruleset"]["enum"] = list(rules.ruleset_keys())
     schemas = doc["components"]["schemas"]
-    kinds = rules.entry_kinds()
-    for kind in kinds:
-        schemas[f"Entry_{kind.key}"] = _entry_schema(kind)
-    refs = {kind.key: f"#/components/schemas/Entry_{kind.key}" for kind in kinds}
+    for key, owners in _kinds_by_name().items():
+        if len(owners) == 1:
+            schemas[f"Entry_{key}"] = _entry_schema(owners[0][1])
+            continue
+        # Several rule systems' own kinds of one name: the character's rule system says which.
+        for owner, kind in owners:
+            own = _entry_schema(kind)
+            own["description"] = f"{own['description']} The rule system {owner}'s own kind."
+            schemas[f"Entry_{key}_{owner}"] = own
+        schemas[f"Entry_{key}"] = {
+            "oneOf": [{"$ref": f"#/components/schemas/Entry_{key}_{o}"} for o, _kind in owners],
+            "description": f"{key}: a kind of several rule systems, each its own; the one of "
+            "the character's rule system is read.",
+        }
+    refs = {key: f"#/components/schemas/Entry_{key}" for key in _kinds_by_name()}
     schemas["Entry"] = {
         "oneOf": [{"$ref": ref} for ref in refs.values()],
         "discriminator": {"propertyName": "kind", "mapping": refs},

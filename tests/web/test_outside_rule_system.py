@@ -13,6 +13,7 @@ import uuid
 from pathlib import Path
 
 import pytest
+from openapi_spec_validator import validate
 
 from larp_app import rules
 from larp_app.services.clock import now_utc
@@ -181,3 +182,15 @@ def test_athkris_roll_still_works_beside_it(client, organiser, referee, lanterns
     lantern_roll = client.post(url, json=entry("roll", flame=2), headers=referee)
     assert lantern_roll.status_code == 422  # read as Athkri's roll: its key is missing
     assert "key" in json.dumps(lantern_roll.json)
+
+
+def test_the_openapi_document_gives_each_rule_systems_roll_its_own_fields(client, lanterns):
+    schemas = client.get("/api/v1/openapi.json").json["components"]["schemas"]
+    assert schemas["Entry"]["discriminator"]["mapping"]["roll"] == "#/components/schemas/Entry_roll"
+    assert [r["$ref"].rsplit("/", 1)[1] for r in schemas["Entry_roll"]["oneOf"]] == [
+        "Entry_roll_athkri",
+        "Entry_roll_lanterns",
+    ]
+    assert "key" in schemas["Entry_roll_athkri"]["required"]
+    assert "flame" in schemas["Entry_roll_lanterns"]["required"]
+    validate(client.get("/api/v1/openapi.json").json)
