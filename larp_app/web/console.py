@@ -8,6 +8,7 @@ it from the roster in IndexedDB (static/js/console/main.js).
 from __future__ import annotations
 
 import json
+from functools import partial
 
 from flask import Blueprint, g, render_template, url_for
 from flask_babel import get_locale
@@ -20,6 +21,7 @@ from ..services.assignments import out_of_reach
 from ..services.clock import now_utc
 from ..services.roster import character_kit, event_kit
 from .auth import login_required
+from .display import kind_words
 from .rulesets import ruleset_template
 
 bp = Blueprint("console", __name__)
@@ -43,11 +45,16 @@ def _page(character: Character | None):
         "fold_module": url_for("rulesets.static", key="KEY", filename="fold.js"),
         "refusals": refusal_templates(character.event.ruleset if character else None),
     }
+    # A character's console names its rule system's kinds (another's of the same name is
+    # another kind); the offline shell, any character's, names every rule system's.
+    ruleset = character.event.ruleset if character else None
     return render_template(
         "console/console.html",
         character=character,
         config=json.dumps(config, ensure_ascii=False),
         ruleset_parts=console_parts(),
+        entry_kinds=lambda: rules.entry_kinds(ruleset),
+        kind_words=partial(kind_words, ruleset=ruleset),
     )
 
 

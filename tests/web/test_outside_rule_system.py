@@ -137,6 +137,7 @@ def test_the_console_knows_its_kind_and_its_refusal_in_its_words(browser, lanter
     [kind] = config["event"]["kinds"]
     assert (kind["key"], kind["label"]) == ("roll", KIND[language])
     assert kind["fields"][0]["label"] == {"it": "Fiamma", "es": "Llama", "en": "Flame"}[language]
+    assert f'data-kind_roll="{KIND[language]}"' in body  # its roll's words, not Athkri's
 
 
 @pytest.mark.parametrize("language", ["it", "es", "en"])
