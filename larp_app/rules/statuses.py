@@ -7,13 +7,14 @@ from typing import Any
 
 from .problems import Checker
 
-# A status's figures that its rule system or the app reads (a penalty to every roll, a harmful
-# status, one that holds harmful ones in suspension, armour it adds...), kept with its texts.
+# A status's figures that the app or any rule system reads (a penalty to every roll, a harmful
+# status, one that holds harmful ones in suspension...), kept with its texts; a rule system's
+# own figures are its catalogue's (``status_catalogue_parser``).
+TEXTS = ("name", "description", "ends_also", "numbers", "check")  # words, and its check
 RULE_FIGURES = (
     "all_rolls",
     "harmful",
     "suspends_harmful",
-    "blindaje",
     "deadly_at_end_of_session",  # ending a session with it and no healer is death
     "immune",  # the damage types that do nothing to it (larp_app.rules.damage)
 )
@@ -29,7 +30,19 @@ class StatusDef:
     texts: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
 
-def parse_status_catalogue(raw: Any, checker: Checker, path: str) -> dict[str, StatusDef]:
+def status_catalogue_parser(own_figures: tuple[str, ...]):
+    """A catalogue reader that keeps a rule system's own figures too (armour a condition
+    adds...), beside those every rule system shares."""
+
+    def parse(raw: Any, checker: Checker, path: str) -> dict[str, StatusDef]:
+        return parse_status_catalogue(raw, checker, path, own_figures)
+
+    return parse
+
+
+def parse_status_catalogue(
+    raw: Any, checker: Checker, path: str, own_figures: tuple[str, ...] = ()
+) -> dict[str, StatusDef]:
     """Read ``{"statuses": [{key, turns, ends_on_hit, name, description, ...}]}``."""
     items = raw.get("statuses") if isinstance(raw, dict) else None
     if not isinstance(items, list):
@@ -52,10 +65,6 @@ def parse_status_catalogue(raw: Any, checker: Checker, path: str) -> dict[str, S
         if key in catalogue:
             checker.error(f"{where}.key", "duplicate", got=key)
             continue
-        texts = {
-            k: v
-            for k, v in item.items()
-            if k in ("name", "description", "ends_also", "numbers", "check", *RULE_FIGURES)
-        }
+        texts = {k: v for k, v in item.items() if k in (*TEXTS, *RULE_FIGURES) or k in own_figures}
         catalogue[key] = StatusDef(key, turns, bool(ends_on_hit), texts)
     return catalogue

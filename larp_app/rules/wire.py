@@ -18,7 +18,7 @@ from .registry import get_ruleset
 from .settings import Settings
 from .sheet import LarpSheet
 from .state import State
-from .statuses import RULE_FIGURES
+from .statuses import TEXTS
 from .timeutil import format_instant
 
 # A status's random check: what a fold reads of it (its texts stay with the catalogue).
@@ -74,9 +74,9 @@ def settings_to_wire(settings: Settings, catalogue: Mapping[str, Any]) -> dict[s
     statuses = []
     for status in catalogue.values():
         item = {"key": status.key, "turns": status.turns, "ends_on_hit": status.ends_on_hit}
-        for figure in RULE_FIGURES:
-            if status.texts.get(figure) is not None:
-                item[figure] = status.texts[figure]
+        for figure, value in status.texts.items():  # shared figures and its rule system's
+            if figure not in TEXTS and value is not None:
+                item[figure] = value
         check = status.texts.get("check")
         if isinstance(check, Mapping):
             item["check"] = {k: check[k] for k in CHECK_KEYS if k in check}

@@ -24,7 +24,7 @@ from larp_app.rules.ruleset import Ruleset
 from larp_app.rules.schema import fold
 from larp_app.rules.sheet import Advancement, LarpSheet, read_who
 from larp_app.rules.state import State, unfrozen_twin
-from larp_app.rules.statuses import parse_status_catalogue
+from larp_app.rules.statuses import status_catalogue_parser
 from larp_app.rules.tables import TableSet
 from larp_app.rules.timeutil import format_instant
 
@@ -790,7 +790,8 @@ RULESET = Ruleset(
     package_dir=Path(__file__).resolve().parent,
     key=KEY,
     language="es",
-    tables={"conditions": parse_status_catalogue},
+    # Petrificado's "+20 a Blindaje": armour a condition adds (README.md).
+    tables={"conditions": status_catalogue_parser(("blindaje",))},
     read_sheet=read_sheet,
     tabletop_values=tabletop_values,
     wound_handlers={
