@@ -155,7 +155,7 @@ def problem_words(problem: Problem, ruleset: str | None = None) -> str:
 
 
 def problem_message(problem: Problem, field: str | None = None, ruleset: str | None = None) -> str:
-    """``attributes.corpo: must be 8–22, got 25``, or the field as ``field`` names it."""
+    """``attributes.body: must be 8–22, got 25``, or the field as ``field`` names it."""
     return f"{problem.path if field is None else field}: {problem_words(problem, ruleset)}"
 
 

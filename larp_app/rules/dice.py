@@ -16,7 +16,7 @@ from .state import unfrozen_twin
 
 # A roll's first words of the generator, kept for the seeds rolled lately: a fold rolls the
 # same dice as the fold before it (the seed and the parts fix them), and seeding the Mersenne
-# Twister is most of a roll's cost. A 1o3d10 takes three words, 4.8 on average (a d10 draws
+# Twister is most of a roll's cost. Three d10 take 4.8 words on average (a d10 draws
 # again 6 times in 16); a d6 or a d100 one or two. About 2.5 MB when full.
 FIRST_WORDS = 8
 KEPT_SEEDS = 4096

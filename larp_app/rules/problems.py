@@ -11,7 +11,7 @@ from .clean import bad_text
 
 @dataclass(frozen=True, slots=True)
 class Problem:
-    """One thing wrong (or worth a warning) at a field path such as ``attributes.corpo``."""
+    """One thing wrong (or worth a warning) at a field path such as ``attributes.body``."""
 
     path: str
     code: str

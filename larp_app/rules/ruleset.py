@@ -90,6 +90,10 @@ class Ruleset:
     # (params, language) -> either, for a sentence worded by a count. ``{name}``: a parameter.
     refusals: Mapping[str, Any] = field(default_factory=dict)
     problems: Mapping[str, Any] = field(default_factory=dict)
+    # The event settings its rules read beyond those of every rule system (the turn, the
+    # tables, the windows), of ``larp_app.rules.settings.OPTIONS``: the settings form offers
+    # only these, and a rule system that declares none offers none of them.
+    event_options: tuple[str, ...] = ()
 
     def schema(self) -> SheetSchema | None:
         """The sheet schema, read once."""

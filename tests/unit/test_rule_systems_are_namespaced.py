@@ -12,6 +12,7 @@ from larp_app import rules
 from larp_app.rules.entries import Entry
 from larp_app.rules.kinds import EntryKind
 from larp_app.rules.registry import RulesetClash
+from larp_app.rules.settings import OPTIONS
 from tests.toy_ruleset import RULESET as TOY
 
 
@@ -120,3 +121,11 @@ def test_a_second_rule_system_of_a_known_key_is_refused_in_words():
     with pytest.raises(RulesetClash, match="two rule systems are called 'athkri'"):
         rules.register(other)
     assert rules.get_ruleset("athkri").language == "es"
+
+
+def test_each_rule_system_declares_the_event_settings_its_rules_read():
+    assert rules.get_ruleset("ex-nihilo").event_options == ("armour_breaks",)
+    assert rules.get_ruleset("athkri").event_options == ("armour_breaks", "saves", "seed")
+    assert TOY.event_options == ()
+    for ruleset in rules.rulesets():
+        assert set(ruleset.event_options) <= set(OPTIONS)

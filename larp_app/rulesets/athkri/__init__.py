@@ -816,4 +816,7 @@ RULESET = Ruleset(
     sheet_schema=SCHEMA,
     refusals=REFUSALS,
     problems=PROBLEMS,
+    # Its blows may break the armour (the optional rule), its saves are rolled by the app or
+    # entered by referees, its dice follow the event's seed.
+    event_options=("armour_breaks", "saves", "seed"),
 )

@@ -528,4 +528,5 @@ RULESET = Ruleset(
     sheet_schema=SCHEMA,
     armour_kept=armour_kept,
     problems=PROBLEMS,
+    event_options=("armour_breaks",),  # it rolls no dice and has no saves
 )
