@@ -3,6 +3,7 @@ catalogues, refusal code and a kind ``roll`` named like Sistema Athkri's) runs e
 nothing of the app edited or told of it, speaking its own words in Italian, Spanish and
 English; Athkri's ``roll`` still works beside it."""
 
+import dataclasses
 import html
 import importlib
 import json
@@ -195,3 +196,31 @@ def test_the_openapi_document_gives_each_rule_systems_roll_its_own_fields(client
     assert "key" in schemas["Entry_roll_athkri"]["required"]
     assert "flame" in schemas["Entry_roll_lanterns"]["required"]
     validate(client.get("/api/v1/openapi.json").json)
+
+
+class _Point:
+    """An installed package's entry point, as importlib.metadata gives it."""
+
+    def __init__(self, ruleset):
+        self.ruleset = ruleset
+
+    def load(self):
+        return self.ruleset
+
+
+def test_two_installed_rule_systems_of_one_key_stop_the_app_at_start_up(monkeypatch, tmp_path):
+    from larp_app import create_app
+    from larp_app.rules import registry
+
+    athkri = rules.get_ruleset("athkri")
+    twin = dataclasses.replace(athkri, language="en")
+    monkeypatch.setattr(registry, "entry_points", lambda group: [_Point(athkri), _Point(twin)])
+    rules.rediscover()
+    try:
+        config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'x.db'}"}
+        with pytest.raises(rules.RulesetClash, match="two rule systems are called 'athkri'"):
+            create_app({**config, "PRINT_FOLDER": str(tmp_path)})
+    finally:
+        monkeypatch.undo()
+        rules.rediscover()
+    assert rules.get_ruleset("athkri") is athkri
