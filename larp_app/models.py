@@ -55,8 +55,6 @@ class User(db.Model):
     password_hash: Mapped[str] = mapped_column(String(255))
     role: Mapped[str] = mapped_column(String(20))  # organiser | referee
     active: Mapped[bool] = mapped_column(default=True)
-    # Raised to end every open session of the account (password reset, disabled, lost phone).
-    session_epoch: Mapped[int] = mapped_column(default=0, server_default="0")
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     # The interface language chosen with the switcher (e.g. "es"); None: the browser's.
     language: Mapped[str | None] = mapped_column(String(5))
