@@ -262,3 +262,11 @@ class SheetChange(db.Model):
     # None (SQL NULL): the character was new.
     before: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
     after: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+class Heartbeat(db.Model):
+    """One row per writer (``healthz``) rewritten on each check: the database accepts a write
+    (a full disk, a read-only file or a standby refuses it). Belongs to no event."""
+
+    name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    at: Mapped[datetime] = mapped_column(UTCDateTime)

@@ -1,4 +1,5 @@
-"""every schema main ever made is completed to this one; users lose the unread session epoch
+"""every schema main ever made is completed to this one; users lose the unread session epoch;
+a heartbeat row /healthz rewrites to know the database accepts a write
 
 Migrations were once renumbered and re-parented after they had reached main, and one
 (0003) gained a column after it had run. A database made then is stamped with a revision
@@ -302,11 +303,20 @@ def upgrade():
     if 'session_epoch' in _columns('user'):
         with op.batch_alter_table('user', schema=None) as batch_op:
             batch_op.drop_column('session_epoch')
+    if 'heartbeat' not in _tables():
+        op.create_table(
+            'heartbeat',
+            sa.Column('name', sa.String(length=40), nullable=False),
+            sa.Column('at', sa.DateTime(timezone=True), nullable=False),
+            sa.PrimaryKeyConstraint('name'),
+        )
+        op.execute("INSERT INTO heartbeat (name, at) VALUES ('healthz', CURRENT_TIMESTAMP)")
     _foreign_keys(True)
 
 
 def downgrade():
     # What was completed stays: the revisions below this one claim it already.
+    op.drop_table('heartbeat')
     _foreign_keys(False)
     with op.batch_alter_table('user', schema=None) as batch_op:
         batch_op.add_column(sa.Column('session_epoch', sa.Integer(), nullable=False,
