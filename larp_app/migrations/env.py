@@ -1,3 +1,9 @@
+# Migrations that have reached `main` are never renumbered, re-parented, edited or deleted:
+# databases made by every earlier `main` must upgrade (README, "Adding a migration"). A new
+# migration goes after the one head of `main` (`flask db heads`), keeps its own code (it never
+# imports the app's) and is tested from the historic databases in tests/data/historic.
+# Every revision id a historic database may be stamped with still exists in versions/ (a test
+# checks it), so no stamp needs mapping here.
 import logging
 from logging.config import fileConfig
 
