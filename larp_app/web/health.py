@@ -21,8 +21,14 @@ request_log = logging.getLogger("larp_app.requests")
 
 
 def migration_heads() -> set[str]:
-    config = current_app.extensions["migrate"].migrate.get_config()
-    return set(ScriptDirectory.from_config(config).get_heads())
+    """The heads of the migrations this code ships, read once per process (they are files
+    of the installed code: they change only with a new deployment)."""
+    heads = current_app.extensions.get("larp_migration_heads")
+    if heads is None:
+        config = current_app.extensions["migrate"].migrate.get_config()
+        heads = frozenset(ScriptDirectory.from_config(config).get_heads())
+        current_app.extensions["larp_migration_heads"] = heads
+    return set(heads)
 
 
 @bp.get("/healthz")
