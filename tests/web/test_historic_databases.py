@@ -106,6 +106,24 @@ def _driver(url: str) -> str:
     return url.replace("postgresql://", "postgresql+psycopg://", 1)
 
 
+def indexes_unlike_the_models() -> list[str]:
+    """Each index the models declare (unique or not) and each named unique constraint, as
+    the live database has it; what differs, in words."""
+    inspector = sqlalchemy.inspect(db.engine)
+    differing = []
+    for table in db.metadata.sorted_tables:
+        live = {i["name"]: bool(i["unique"]) for i in inspector.get_indexes(table.name)}
+        live.update((u["name"], True) for u in inspector.get_unique_constraints(table.name))
+        for index in table.indexes:
+            if live.get(index.name) != bool(index.unique):
+                differing.append(f"index {index.name}: {live.get(index.name)}")
+        for constraint in table.constraints:
+            unique = isinstance(constraint, sqlalchemy.UniqueConstraint) and constraint.name
+            if unique and not live.get(constraint.name):
+                differing.append(f"unique {constraint.name}")
+    return differing
+
+
 def historic_app(url: str, tmp_path):
     return create_app(
         {
@@ -147,6 +165,7 @@ def test_a_database_made_by_an_earlier_main_upgrades_keeping_every_entry_and_sta
     with app.app_context():
         upgrade()
         assert schema_problems() == []
+        assert indexes_unlike_the_models() == []
         after = {}
         for client_id, character_id, fields in db.session.execute(
             sqlalchemy.text("SELECT client_id, character_id, fields FROM entry ORDER BY id")
