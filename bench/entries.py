@@ -9,7 +9,7 @@ checks the bearer token (its sha256, one indexed query), inserts a row like the 
 row and commits. At 16, then 64 clients, each client a thread with its own kept-alive
 http.client connection posting for a fixed duration, both are driven in turn (``--rounds``
 alternates which goes first) and the entries per second of each, and their ratio, are
-printed: the target (issue #13) is the app at ≥ 0.5 × the bare insert at 16 and at 64
+printed: the target is the app at ≥ 0.5 × the bare insert at 16 and at 64
 clients. Each also gets its server CPU per entry.
 
 The database is a fresh SQLite file (WAL, synchronous=FULL) in a temporary directory, one
@@ -70,7 +70,7 @@ STOP_TIMEOUT = 15  # seconds for gunicorn to stop after SIGTERM, then SIGKILL
 REQUEST_TIMEOUT = 30  # seconds, per request
 MAX_REQUESTS_PER_CLIENT = 200_000  # a bound on every client loop besides its duration
 CHARACTERS = 64
-TARGET_RATIO = 0.5  # the app's entries/s against the bare insert's (issue #13)
+TARGET_RATIO = 0.5  # the app's entries/s against the bare insert's
 
 
 # --- set-up helpers -------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """Benchmark the fold: one character's state from a long log, and a whole event at one instant.
 
 Run from the repository root: ``.venv/bin/python bench/fold.py``. It prints figures only;
-nothing here asserts on time (TESTING.md "Levels"). Target (issue #13): 1,000 entries folded
+nothing here asserts on time (TESTING.md "Levels"). Target: 1,000 entries folded
 in at most 5 ms. For each rule system it prints the fold alone and the stored entries read
 back (``entry_from_stored``, as the services read the log) and folded, the median of several
 runs; the validating parse (``read_log``, what input goes through) is printed beside them.

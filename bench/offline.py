@@ -1,4 +1,4 @@
-"""Benchmark the offline console (issue #16): the phone's fold, with the CPU throttled ×4.
+"""Benchmark the offline console: the phone's fold, with the CPU throttled ×4.
 
 Run from the repository root, after ``make install``:
 ``.venv/bin/python bench/offline.py [--taps 20] [--opens 5] [--entries 200]``. It prints

@@ -55,8 +55,6 @@ class User(db.Model):
     password_hash: Mapped[str] = mapped_column(String(255))
     role: Mapped[str] = mapped_column(String(20))  # organiser | referee
     active: Mapped[bool] = mapped_column(default=True)
-    # Raised to end every open session of the account (password reset, disabled, lost phone).
-    session_epoch: Mapped[int] = mapped_column(default=0, server_default="0")
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     # The interface language chosen with the switcher (e.g. "es"); None: the browser's.
     language: Mapped[str | None] = mapped_column(String(5))
@@ -264,3 +262,11 @@ class SheetChange(db.Model):
     # None (SQL NULL): the character was new.
     before: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
     after: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+class Heartbeat(db.Model):
+    """One row per writer (``healthz``) rewritten on each check: the database accepts a write
+    (a full disk, a read-only file or a standby refuses it). Belongs to no event."""
+
+    name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    at: Mapped[datetime] = mapped_column(UTCDateTime)

@@ -68,6 +68,10 @@ class PostgresCopies:
     def fresh(self) -> None:
         self._recreate(self.name, template=self.template)
 
+    def empty(self) -> None:
+        """The test database with no tables at all (to load a dump into)."""
+        self._recreate(self.name, template="template0")
+
     def close(self) -> None:
         self.admin.dispose()
 

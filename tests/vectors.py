@@ -334,7 +334,7 @@ def _format(at: datetime) -> str:
 MAKERS: dict[str, tuple[Callable, Callable]] = {
     "ex-nihilo": (_ex_nihilo_sheet, _ex_nihilo_settings),
     "athkri": (_athkri_sheet, _athkri_settings),
-    "toy": (_toy_sheet, _toy_settings),  # issue #12's rule system that lives in the tests
+    "toy": (_toy_sheet, _toy_settings),  # the rule system that lives in the tests
 }
 
 

@@ -1,3 +1,9 @@
+# Migrations that have reached `main` are never renumbered, re-parented, edited or deleted:
+# databases made by every earlier `main` must upgrade (README, "Adding a migration"). A new
+# migration goes after the one head of `main` (`flask db heads`), keeps its own code (it never
+# imports the app's) and is tested from the historic databases in tests/data/historic.
+# Every revision id a historic database may be stamped with still exists in versions/ (a test
+# checks it), so no stamp needs mapping here.
 import logging
 from logging.config import fileConfig
 
@@ -100,6 +106,27 @@ def run_migrations_online():
 
         with context.begin_transaction():
             context.run_migrations()
+
+        _check_schema_at_head(connection)
+
+
+def _check_schema_at_head(connection):
+    """At head, the live schema must have every table and column of the models: an upgrade
+    that leaves one out (a stamp that claims what never ran) fails here, loudly, instead of
+    every page failing later."""
+    from alembic.migration import MigrationContext
+
+    from larp_app.services.database_health import schema_problems
+
+    current = set(MigrationContext.configure(connection).get_current_heads())
+    if current != set(context.script.get_heads()):
+        return  # a downgrade, or an upgrade to a named revision: the models are ahead
+    problems = schema_problems()
+    if problems:
+        raise RuntimeError(
+            "the migrations ran, but the database still lacks what the code reads: "
+            + "; ".join(problems)
+        )
 
 
 if context.is_offline_mode():

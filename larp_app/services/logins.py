@@ -37,7 +37,6 @@ NEW_ADDRESS_WAIT = timedelta(seconds=5)
 TYPOS = 1  # failures of an address on an account that do not make it a failing address
 # (free failures, longest wait) for: this account from this address, this address, this account
 PAIR, ADDRESS, ACCOUNT = (5, MAX_WAIT), (20, MAX_WAIT), (20, ACCOUNT_MAX_WAIT)
-FREE_FAILURES = PAIR[0]
 
 
 @cache

@@ -568,11 +568,6 @@ def last_change_of(character: Character, at: datetime) -> datetime | None:
     return rules.last_change(record.folded, kept.context(character), at)
 
 
-def event_rows(event: Event, now: datetime, since: Since | None = None) -> tuple[View, list[Row]]:
-    view = snapshots().view(event, now)
-    return view, view.since(since)
-
-
 def state_etag(character: Character, at: datetime) -> str:
     """The version of a character's state at ``at``: its own version and its latest change.
     Two instants with the same tag see the same state."""

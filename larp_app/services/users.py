@@ -178,7 +178,6 @@ def password_matches(user: User, password: str) -> bool:
 def end_sessions(user: User) -> None:
     """Log every phone and browser of the account out (a lost phone), and revoke its API
     tokens: it logs in again."""
-    user.session_epoch += 1
     db.session.execute(
         update(WebSession)
         .where(WebSession.user_id == user.id, WebSession.ended_at.is_(None))

@@ -12,6 +12,7 @@ from alembic.script import ScriptDirectory
 from flask import Blueprint, Flask, current_app, g, jsonify, request
 
 from ..extensions import db
+from ..services.database_health import schema_problems, write_problem
 
 bp = Blueprint("health", __name__)
 
@@ -20,27 +21,49 @@ request_log = logging.getLogger("larp_app.requests")
 
 
 def migration_heads() -> set[str]:
-    config = current_app.extensions["migrate"].migrate.get_config()
-    return set(ScriptDirectory.from_config(config).get_heads())
+    """The heads of the migrations this code ships, read once per process (they are files
+    of the installed code: they change only with a new deployment)."""
+    heads = current_app.extensions.get("larp_migration_heads")
+    if heads is None:
+        config = current_app.extensions["migrate"].migrate.get_config()
+        heads = frozenset(ScriptDirectory.from_config(config).get_heads())
+        current_app.extensions["larp_migration_heads"] = heads
+    return set(heads)
 
 
 @bp.get("/healthz")
 def healthz():
-    """200 when the database answers and its migrations are current; 503 saying what is not."""
+    """200 when the database answers, has every table and column the code reads, its
+    migrations are current and it accepts a write; 503 naming what is not."""
     body: dict = {"database": "ok"}
     try:
         with db.engine.connect() as conn:
             current = set(MigrationContext.configure(conn).get_current_heads())
+        problems = schema_problems()
     except Exception as exc:  # whatever the driver raises: the answer names it
         body.update(status="unavailable", database=f"{type(exc).__name__}: {exc}"[:300])
-        return jsonify(body), 503
+        return _answer(body, 503)
     heads = migration_heads()
     body["migrations"] = {"current": sorted(current), "expected": sorted(heads)}
+    body["schema"] = problems or "ok"
     if current != heads:
         body["status"] = "migrations_pending"
-        return jsonify(body), 503
+        return _answer(body, 503)
+    if problems:
+        body["status"] = "schema_mismatch"
+        return _answer(body, 503)
+    refused = write_problem()
+    body["write"] = refused or "ok"
+    if refused:
+        body["status"] = "write_refused"
+        return _answer(body, 503)
     body["status"] = "ok"
+    return _answer(body, 200)
+
+
+def _answer(body: dict, status: int):
     response = jsonify(body)
+    response.status_code = status
     response.headers["Cache-Control"] = "no-store"
     return response
 

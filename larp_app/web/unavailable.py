@@ -2,7 +2,9 @@
 
 A phone's outbox sees the 503 and sends again later; nothing was stored, so nothing is
 lost. A batch cut part way (``batch_cut_short``) answers what it stored and says so. The
-log says what failed in one line instead of a traceback for every request.
+log says what failed in one line instead of a traceback for every request. A database that
+answers but lacks a table or column the code reads (it needs ``flask db upgrade``) gets a 503
+saying so, not that it cannot be reached.
 """
 
 from __future__ import annotations
@@ -11,9 +13,10 @@ import contextlib
 
 from flask import Flask, current_app, g, jsonify, render_template, request
 from flask_babel import gettext as _
-from sqlalchemy.exc import InterfaceError, OperationalError
+from sqlalchemy.exc import InterfaceError, OperationalError, ProgrammingError
 
 from ..extensions import db
+from ..services.database_health import is_schema_error
 
 RETRY_AFTER_SECONDS = 5
 
@@ -21,19 +24,42 @@ RETRY_AFTER_SECONDS = 5
 def register(app: Flask) -> None:
     app.register_error_handler(OperationalError, database_unreachable)
     app.register_error_handler(InterfaceError, database_unreachable)
+    app.register_error_handler(ProgrammingError, schema_outdated)
+
+
+def schema_outdated(error: ProgrammingError):
+    """PostgreSQL names a missing column or table as a programming error: a 503 like
+    SQLite's; any other programming error is a bug, answered 500."""
+    if not is_schema_error(error):
+        raise error
+    return database_unreachable(error)
 
 
 def database_unreachable(error: Exception):
     reason = str(getattr(error, "orig", None) or error).strip().splitlines()[0][:200]
+    schema = is_schema_error(error)
     current_app.logger.warning(
-        "database unreachable: %s %s answered 503: %s", request.method, request.path, reason
+        "%s: %s %s answered 503: %s",
+        "database schema behind the code (run flask db upgrade)"
+        if schema
+        else "database unreachable",
+        request.method,
+        request.path,
+        reason,
     )
     with contextlib.suppress(Exception):  # the connection may be gone: nothing to undo
         db.session.remove()  # rolls back whatever was begun; nothing was stored
     g.user = None  # the account cannot be read now: the page shows no menu
-    message = _("The server cannot reach its database. Nothing was stored; try again shortly.")
+    if schema:
+        message = _(
+            "The server's database is older than its code: whoever runs the server must run "
+            "'flask db upgrade'. Nothing was stored."
+        )
+    else:
+        message = _("The server cannot reach its database. Nothing was stored; try again shortly.")
     if request.path.startswith("/api/"):
-        response = jsonify({"error": "unavailable", "message": message, "fields": {}})
+        code = "schema_outdated" if schema else "unavailable"
+        response = jsonify({"error": code, "message": message, "fields": {}})
     else:
         response = current_app.make_response(
             render_template("errors/error.html", code=503, message=message)

@@ -126,7 +126,7 @@ def test_where_referees_roll_saves_a_failed_one_costs_fisico(app, live_server, p
 def test_where_referees_roll_saves_the_console_asks_for_the_indefenso_save(
     app, live_server, phone, athkri
 ):
-    """Issue 14: "Si un personaje sufre daño estando Indefenso, y el resultado es igual o más
+    """The seed: "Si un personaje sufre daño estando Indefenso, y el resultado es igual o más
     que su valor de Físico x2, ha de superar una Tirada de salvación de Físico a Dificultad
     13; si falla, muere sin remedio"."""
     with app.app_context():

@@ -170,7 +170,7 @@ def test_a_referee_ends_an_open_status_with_one_tap(live_server, phone, characte
 def test_in_english_at_0_points_the_header_recalls_the_stagger_in_italian_and_english(
     app, live_server, browser, character
 ):
-    """Issue 14 (EX Nihilo): the stagger at 0 points and the mimed coup de grâce are on the
+    """EX Nihilo: the stagger at 0 points and the mimed coup de grâce are on the
     console, in the rule's language (Italian) with the page's translation beside it."""
     from .test_console_one_hand_in_chromium import put_in
 

@@ -1,4 +1,4 @@
-"""Offline, the phone shows what the server will decide (issue #16), in a real Chromium.
+"""Offline, the phone shows what the server will decide, in a real Chromium.
 
 Each situation: the character is brought to where it starts on the server, the phone opens
 its console and loses the network (the server stopped), the referee taps; what the phone then

@@ -1,4 +1,4 @@
-"""Issue 15: the toy rule system of tests/toy_ruleset logs its own kind of entry on the
+"""The toy rule system of tests/toy_ruleset logs its own kind of entry on the
 console, through the form its declaration describes (nothing in static/js names it)."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""Invariants of Sistema Athkri's wound track over random logs (issue 14), with the saves
+"""Invariants of Sistema Athkri's wound track over random logs, with the saves
 rolled by the app and entered by referees: a note never changes anything, arrival order does
 not matter, and no roll is dated while the character lay dead.
 """

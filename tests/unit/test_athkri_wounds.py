@@ -271,7 +271,7 @@ def test_petrificado_adds_twenty_blindaje_and_suspends_ongoing_damage():
 
 
 def test_the_same_seed_and_entry_ids_roll_other_dice_under_another_secret():
-    """Issue 14, item 11: an event's secret, never sent to a phone, fixes the dice with the
+    """An event's secret, never sent to a phone, fixes the dice with the
     entry id; the same id and seed under two secrets roll differently (and each the same on
     every replay)."""
     log = [knocked_out()]

@@ -1,4 +1,4 @@
-"""EX Nihilo gaps found in the review of issue 14; each test quotes the seed
+"""EX Nihilo gaps found in the review of its rules; each test quotes the seed
 (its "Regolamento da tavolo") or larp_app/rulesets/ex_nihilo/README.md where the seed says
 less."""
 

@@ -136,7 +136,7 @@ def test_repair_restores_armour_points_up_to_the_maximum():
 def test_a_blow_of_twice_the_remaining_armour_destroys_it_with_the_optional_rule():
     settings = read_settings({"optional_rules": {"armour_breaks": True}}, "ex-nihilo")
     s = state([entry("hit", damage=6)], 1, settings=settings)
-    # The worn armour (2) breaks; Corpo's Armatura +1 stays (issue 14).
+    # The worn armour (2) breaks; Corpo's Armatura +1 stays.
     assert (s.state.ap, s.state.hp, s.state.armour_destroyed) == (1, 3, True)
 
 

@@ -217,7 +217,7 @@ def test_a_save_in_the_log_of_an_event_where_the_app_rolls_is_a_conflict(runner,
 
 
 def test_replay_without_settings_takes_the_rule_systems_turn_of_ten_seconds(runner, tmp_path):
-    """Issue 14, item 10: as a new Athkri event gets, a save every 10 s, not every second."""
+    """As a new Athkri event gets, a save every 10 s, not every second."""
     sheet = write(tmp_path, "sheet.json", example_sheet(ps_max=10))
     log = write(tmp_path, "log.json", small_log(10))
     at = "2027-05-01T10:00:05Z"
@@ -228,7 +228,7 @@ def test_replay_without_settings_takes_the_rule_systems_turn_of_ten_seconds(runn
 
 
 def test_the_event_settings_command_gives_what_replay_needs_to_roll_the_apps_dice(runner, app):
-    """Issue 14, item 11: the secret stays on the server, and replay reproduces the dice."""
+    """The secret stays on the server, and replay reproduces the dice."""
     created = runner.invoke(args=["event", "create", "Naufragio", "--ruleset", "athkri"])
     assert created.exit_code == 0, created.output
     printed = runner.invoke(args=["event", "settings", "1"])

@@ -175,7 +175,7 @@ def test_an_event_made_through_the_api_keeps_the_turn_length_it_was_given(app, t
         assert settings == {"turn_seconds": 3, "secret": settings["secret"]}
 
 
-# Dice no client can steer (issue 14, item 11) ---------------------------------------------
+# Dice no client can steer -------------------------------------------------------------
 
 
 def test_every_new_event_has_its_own_dice_secret_kept_when_settings_change(app, organiser):
@@ -233,7 +233,7 @@ def test_the_apps_dice_come_from_the_events_secret_and_replay_with_its_settings(
 
 
 def test_the_import_preview_warns_about_points_that_disagree_with_fisico(organiser):
-    """Issue 14, item 8: the warning names the field, in the organiser's preview."""
+    """The warning names the field, in the organiser's preview."""
     made = post_form(
         organiser, "/events", {"name": "Naufragio", "ruleset": "athkri"}, page="/events"
     )
@@ -258,7 +258,7 @@ def test_the_import_preview_warns_about_points_that_disagree_with_fisico(organis
 
 
 def test_where_referees_enter_saves_the_api_asks_for_the_indefenso_save(organiser, character):
-    """Issue 14, item 3: "ha de superar una Tirada de salvación de Físico a Dificultad 13"."""
+    """The seed: "ha de superar una Tirada de salvación de Físico a Dificultad 13"."""
     from .test_organiser_pages import settings_form
 
     form = {**settings_form(organiser, "/events/1"), "saves": "referee"}
@@ -277,7 +277,7 @@ def test_where_referees_enter_saves_the_api_asks_for_the_indefenso_save(organise
 
 @pytest.mark.parametrize("page", ["/characters/1", "/events/1/print"])
 def test_the_athkri_larp_sheet_shows_fisico_its_thresholds_and_mana(organiser, character, page):
-    """Issue 14, item 9: "Un individuo queda Malherido cuando sus Puntos de Salud son igual o
+    """The seed: "Un individuo queda Malherido cuando sus Puntos de Salud son igual o
     menos que su valor en Físico"; death at damage Físico x6; Indefenso at Físico x2."""
     html = organiser.get(page, headers={"Accept-Language": "en"}).get_data(as_text=True)
     text = re.sub(r"<[^>]+>", "", html)
@@ -305,7 +305,7 @@ def test_the_athkri_demo_sheets_carry_the_new_figures(app):
 
 
 def test_the_board_and_the_log_name_dice_rolls_and_saves_in_words(organiser, character):
-    """Issue 15: dice, roll and save read in words on the board, not as their keys."""
+    """Dice, roll and save read in words on the board, not as their keys."""
     assert log_entry(organiser, character, "dice", bonus=2, target=12).status_code == 201
     assert log_entry(organiser, character, "roll", key="confundido").status_code in (201, 409)
     assert log_entry(organiser, character, "save", success=True).status_code == 409  # awake

@@ -1,4 +1,4 @@
-"""Issue 17: every bad input gets a 4xx naming what is wrong, and changes nothing."""
+"""Every bad input gets a 4xx naming what is wrong, and changes nothing."""
 
 import json
 import threading

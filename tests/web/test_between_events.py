@@ -1,4 +1,4 @@
-"""Between events (issue 19): fix a sheet, re-import without duplicates, withdraw, archive,
+"""Between events: fix a sheet, re-import without duplicates, withdraw, archive,
 check players in, read the report, export, and carry the survivors to the next event."""
 
 import csv

@@ -306,7 +306,7 @@ def test_a_refusal_half_way_through_stores_nothing(app, cast, monkeypatch):
 
 
 def test_the_end_of_session_lists_the_knocked_out_with_the_dying(app, organiser, cast):
-    """Issue 14 (EX Nihilo): "Un personaggio che finisce una sessione in status incosciente,
+    """EX Nihilo's seed: "Un personaggio che finisce una sessione in status incosciente,
     senza nessun guaritore in grado o che voglia curarlo, viene automaticamente considerato
     morto"."""
     knock_down(app, "Scout Greta Colombo")

@@ -4,10 +4,14 @@ import logging
 import re
 
 import pytest
+import sqlalchemy
 from flask_migrate import downgrade
 
 from larp_app import create_app
+from larp_app.extensions import db
 from larp_app.web.health import request_log
+
+from .helpers import log_in, make_user
 
 
 @pytest.mark.both_databases
@@ -19,6 +23,7 @@ def test_healthz_answers_ok_when_the_database_answers_and_migrations_are_current
     body = answer.get_json()
     assert body["status"] == "ok"
     assert body["migrations"]["current"] == body["migrations"]["expected"]
+    assert (body["schema"], body["write"]) == ("ok", "ok")
 
 
 def test_healthz_answers_503_naming_pending_migrations(app, client):
@@ -44,6 +49,78 @@ def test_healthz_answers_503_when_the_database_does_not_answer(tmp_path):
     body = answer.get_json()
     assert body["status"] == "unavailable"
     assert "OperationalError" in body["database"]
+
+
+def drop_column(app, table, column):
+    """The schema loses a column while its stamp still says current (as a database made
+    while a migration was numbered differently)."""
+    with app.app_context():
+        with db.engine.begin() as conn:
+            conn.execute(sqlalchemy.text(f'ALTER TABLE "{table}" DROP COLUMN {column}'))
+        db.engine.dispose()
+
+
+@pytest.mark.both_databases
+def test_healthz_answers_503_naming_a_column_the_stamp_claims_but_the_database_lacks(app, client):
+    drop_column(app, "event", "archived_at")
+    answer = client.get("/healthz")
+    assert answer.status_code == 503
+    body = answer.get_json()
+    assert body["status"] == "schema_mismatch"
+    assert body["migrations"]["current"] == body["migrations"]["expected"]
+    assert body["schema"] == ["column event.archived_at is missing"]
+
+
+@pytest.mark.both_databases
+def test_healthz_answers_503_when_the_database_refuses_a_write(app, database_url, tmp_path):
+    if database_url.startswith("sqlite"):
+        path = database_url.removeprefix("sqlite:///")
+        read_only = f"sqlite:///file:{path}?mode=ro&uri=true"
+    else:
+        with app.app_context():
+            name = db.engine.url.database
+            with db.engine.begin() as conn:
+                conn.execute(
+                    sqlalchemy.text(
+                        f'ALTER DATABASE "{name}" SET default_transaction_read_only = on'
+                    )
+                )
+            db.engine.dispose()
+        read_only = database_url
+    served = create_app(
+        {"TESTING": True, "SQLALCHEMY_DATABASE_URI": read_only, "PRINT_FOLDER": str(tmp_path)}
+    )
+    answer = served.test_client().get("/healthz")
+    with served.app_context():
+        db.engine.dispose()
+    assert answer.status_code == 503
+    body = answer.get_json()
+    assert (body["status"], body["schema"]) == ("write_refused", "ok")
+    assert "read" in body["write"].lower()
+
+
+@pytest.mark.both_databases
+def test_a_page_on_a_database_behind_the_code_says_it_needs_an_upgrade_not_that_it_is_unreachable(
+    app, client
+):
+    make_user(app, "orga", "organiser")
+    log_in(client, "orga")
+    drop_column(app, "event", "archived_at")
+    page = client.get("/events")
+    assert page.status_code == 503
+    text = page.get_data(as_text=True)
+    assert "flask db upgrade" in text
+    assert "cannot reach" not in text
+
+
+@pytest.mark.both_databases
+def test_the_api_on_a_database_behind_the_code_answers_schema_outdated(app, client, referee):
+    drop_column(app, "event", "archived_at")
+    answer = client.get("/api/v1/roster", headers=referee)
+    assert answer.status_code == 503
+    body = answer.get_json()
+    assert body["error"] == "schema_outdated"
+    assert "flask db upgrade" in body["message"]
 
 
 @pytest.fixture

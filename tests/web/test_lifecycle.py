@@ -1,4 +1,4 @@
-"""Issue 17: sessions, passwords and tokens that can be taken back (8, 9, 10, 12, 13)."""
+"""Sessions, passwords and tokens that can be taken back."""
 
 from datetime import timedelta
 

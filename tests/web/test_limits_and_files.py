@@ -1,4 +1,4 @@
-"""Issue 17: size limits (3) and CSV files in the encodings spreadsheets save (5)."""
+"""Size limits and CSV files in the encodings spreadsheets save (5)."""
 
 import io
 

@@ -132,3 +132,14 @@ def test_an_account_that_logged_entries_survives_the_upgrade_that_rebuilds_its_t
                 )
             ).scalar_one()
         assert author == "remo"
+
+
+def test_an_upgrade_that_leaves_the_database_short_of_a_column_fails_naming_it(app, capfd):
+    with app.app_context():
+        with db.engine.begin() as conn:  # the stamp says head; the column never came
+            conn.execute(sqlalchemy.text("ALTER TABLE entry DROP COLUMN referee_at"))
+        db.engine.dispose()
+        with pytest.raises(SystemExit) as exited:  # `flask db upgrade` exits 1
+            upgrade()
+    assert exited.value.code == 1
+    assert "column entry.referee_at is missing" in capfd.readouterr().err

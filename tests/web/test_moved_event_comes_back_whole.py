@@ -47,6 +47,7 @@ NOT_THE_EVENTS = {
     "api_token": "an account's key to this server",
     "web_session": "a browser logged in to this server",
     "login_attempt": "failed logins at this server",
+    "heartbeat": "the server's own check that its database accepts a write",
 }
 
 

@@ -1,4 +1,4 @@
-"""Issue 15: the OpenAPI document is made from the routes' words and the entry-kind
+"""The OpenAPI document is made from the routes' words and the entry-kind
 declarations; every /api/v1 route is in it, and it validates."""
 
 import re

@@ -1,4 +1,4 @@
-"""What the phone's fold needs reaches it with every state the phone holds (issue #16): the
+"""What the phone's fold needs reaches it with every state the phone holds: the
 state's inner values (``fold``) in the roster, the state's answer, an entry's answer and the
 outbox's sync; the sheet's figures and the event's settings in the roster, never its dice
 seed nor its secret."""

@@ -80,7 +80,7 @@ def test_an_ex_nihilo_larp_sheet_recalls_the_stagger_and_the_mimed_coup_de_grace
 
 
 def test_the_phone_rosters_event_kit_carries_the_ex_nihilo_rules_and_none_for_athkri(organiser):
-    """Issue 14 (EX Nihilo): the stagger at 0 points and the mimed coup de grâce are on the
+    """EX Nihilo: the stagger at 0 points and the mimed coup de grâce are on the
     console too, from the roster the phone keeps: Italian first, the page's translation next,
     with where the console recalls each; an Athkri event's kit has no such rules."""
     page_in(organiser, "en", "/events")

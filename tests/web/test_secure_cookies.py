@@ -1,4 +1,4 @@
-"""Issue 17, point 12: the session cookie is Secure exactly when the request came over HTTPS.
+"""The session cookie is Secure exactly when the request came over HTTPS.
 
 Directly over HTTPS, or from a trusted proxy that says X-Forwarded-Proto: https. Over plain
 HTTP on the LAN the cookie stays without Secure, or phones could never log in there.

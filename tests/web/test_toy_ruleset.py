@@ -1,4 +1,4 @@
-"""Issue 15: a third rule system defined only under tests/ (tests/toy_ruleset) runs end to end
+"""A third rule system defined only under tests/ (tests/toy_ruleset) runs end to end
 through the same interface as EX Nihilo and Sistema Athkri: nothing in the app names it."""
 
 import dataclasses

@@ -1,0 +1,206 @@
+BEGIN TRANSACTION;
+CREATE TABLE alembic_version (
+	version_num VARCHAR(32) NOT NULL, 
+	CONSTRAINT alembic_version_pkc PRIMARY KEY (version_num)
+);
+INSERT INTO "alembic_version" VALUES('c6b21e990480');
+CREATE TABLE api_token (
+	id INTEGER NOT NULL, 
+	user_id INTEGER NOT NULL, 
+	token_hash VARCHAR(64) NOT NULL, 
+	label VARCHAR(80) NOT NULL, 
+	created_at DATETIME NOT NULL, 
+	revoked_at DATETIME, 
+	PRIMARY KEY (id), 
+	FOREIGN KEY(user_id) REFERENCES user (id), 
+	UNIQUE (token_hash)
+);
+INSERT INTO "api_token" VALUES(1,1,'3276103c29490d77274fb8bb934ce28485a6eaeae593e07c7492a46301de1214','first','2026-12-02 04:38:00.712601',NULL);
+INSERT INTO "api_token" VALUES(2,2,'375f83a2283ffb617556b9b0f42cdfab171eb9e48ac3178276e1f6ce4fc05f00','first','2026-12-02 04:38:01.184811',NULL);
+CREATE TABLE "badge" (
+	id INTEGER NOT NULL, 
+	character_id INTEGER NOT NULL, 
+	secret VARCHAR(40), 
+	short_code VARCHAR(12), 
+	issued_at DATETIME NOT NULL, 
+	revoked_at DATETIME, 
+	printed_at DATETIME, 
+	secret_hash VARCHAR(64) NOT NULL, 
+	short_code_hash VARCHAR(64) NOT NULL, 
+	PRIMARY KEY (id), 
+	FOREIGN KEY(character_id) REFERENCES character (id), 
+	UNIQUE (short_code), 
+	UNIQUE (secret)
+);
+INSERT INTO "badge" VALUES(1,1,'JRR9Z2BMW87EZRYGTFUBY9WJTJ','RWH-BW7-32R','2026-12-02 04:38:01.271572',NULL,NULL,'8c5ffa56b3b868647e49fc153a4b45617bfdf0f24427a4614ab01bbaed9ac7c4','d08f1be056d1c536f5c59b00e66f4c16bcedff1bf9c18626594371bcfc62f325');
+INSERT INTO "badge" VALUES(2,2,'XKQDFS39ZABNFEFBPMSBUC6ZWH','63T-RHP-MPX','2026-12-02 04:38:01.290660',NULL,NULL,'8bf5bca25866f6c2604d2e71c4e32658e5240afb88a376464b1c5479a9778c4e','3f1232328198f8904a36efd2a3500323d462e534cc3be3d0b43d456cea218a5b');
+CREATE TABLE badge_lookup (
+	id INTEGER NOT NULL, 
+	at DATETIME NOT NULL, 
+	user_id INTEGER, 
+	event_id INTEGER, 
+	badge_id INTEGER, 
+	presented VARCHAR(80) NOT NULL, 
+	reason VARCHAR(20) NOT NULL, 
+	PRIMARY KEY (id), 
+	FOREIGN KEY(badge_id) REFERENCES badge (id), 
+	FOREIGN KEY(event_id) REFERENCES event (id), 
+	FOREIGN KEY(user_id) REFERENCES user (id)
+);
+CREATE TABLE character (
+	id INTEGER NOT NULL, 
+	event_id INTEGER NOT NULL, 
+	player VARCHAR(120) NOT NULL, 
+	name VARCHAR(120) NOT NULL, 
+	faction VARCHAR(120), 
+	tabletop JSON NOT NULL, 
+	larp JSON NOT NULL, 
+	created_at DATETIME NOT NULL, player_secret VARCHAR(40), withdrawn_at DATETIME, present_at DATETIME, version INTEGER DEFAULT '0' NOT NULL, player_secret_hash VARCHAR(64), 
+	PRIMARY KEY (id), 
+	FOREIGN KEY(event_id) REFERENCES event (id)
+);
+INSERT INTO "character" VALUES(1,1,'Giulia Rossi','Dott.ssa Vera Lanz','Corporazione','{"ruleset": "ex-nihilo", "player": "Giulia Rossi", "character": "Dott.ssa Vera Lanz", "faction": "Corporazione", "attributes": {"corpo": 16, "equilibrio": 12, "mente": 18, "spirito": 21}, "skills": {"medicina": 3, "biologia": 2, "ricerca": 1}, "advancements": [{"name": "Colpo Caricato", "energy_cost": 1, "passive": false, "larp": true, "text": "Con un''arma da mischia a due mani sbilancia l''avversario (difficolt\u00e0 50)."}, {"name": "Sguardo del Vuoto", "energy_cost": 2, "passive": false, "larp": true, "text": "Il bersaglio subisce Paura."}], "armour": {"name": "Giubbotto rinforzato", "weight": "media", "deflection": 10, "absorption": 4, "max_equilibrio": 18}, "weapons": [{"name": "Pistola", "kind": "distanza", "damage": 12, "range_m": 25, "hands": 1}, {"name": "Coltello", "kind": "mischia", "damage": 4, "hands": 1}], "notes": "Medico della Corporazione."}','{"ruleset": "ex-nihilo", "player": "Giulia Rossi", "character": "Dott.ssa Vera Lanz", "faction": "Corporazione", "hp_max": 3, "ap_max": 3, "energy_max": 3, "energy_recovery_minutes": 20, "equipment": "pesante", "fascino": 33, "leadership": 39, "percezione": 30, "skill_slots": 5, "skills": [{"key": "medicina", "grade": 3, "name": {"it": "Medicina", "en": "Medicine", "es": "Medicina"}, "description": {"it": "la scienza che si occupa della salute del paziente. Comprende le discipline da laboratorio, le discipline chirurgiche, le discipline non chirurgiche, e molti tipi di medicina alternativa.", "en": "the science concerned with the patient''s health. It includes laboratory disciplines, surgical disciplines, non-surgical disciplines, and many kinds of alternative medicine.", "es": "la ciencia que se ocupa de la salud del paciente. Comprende las disciplinas de laboratorio, las disciplinas quir\u00fargicas, las disciplinas no quir\u00fargicas y muchos tipos de medicina alternativa."}}, {"key": "biologia", "grade": 2, "name": {"it": "Biologia", "en": "Biology", "es": "Biolog\u00eda"}, "description": {"it": "\u00e8 la scienza che studia tutto ci\u00f2 che \u00e8 vivo. La definizione di biologia presente in EX Nihilo accorpa diverse branche di biologia: cellulare, biotecnologia, ecologia, biologia evolutiva, epidemiologia, aerobiologia, anatomia, strutturale, forense, etologia, farmacologa, genetica, immunologia, tossicologia, virologia, micologia, morfologia, botanica, cronobiologia, biogeografia. Inoltre si hanno conoscenze di chimica organica e sopravvivenza.", "en": "it is the science that studies everything that is alive. The definition of biology used in EX Nihilo brings together several branches of biology: cellular, biotechnology, ecology, evolutionary biology, epidemiology, aerobiology, anatomy, structural, forensic, ethology, pharmacology, genetics, immunology, toxicology, virology, mycology, morphology, botany, chronobiology, biogeography. It also includes knowledge of organic chemistry and survival.", "es": "es la ciencia que estudia todo lo que est\u00e1 vivo. La definici\u00f3n de biolog\u00eda presente en EX Nihilo agrupa diversas ramas de la biolog\u00eda: celular, biotecnolog\u00eda, ecolog\u00eda, biolog\u00eda evolutiva, epidemiolog\u00eda, aerobiolog\u00eda, anatom\u00eda, estructural, forense, etolog\u00eda, farmacolog\u00eda, gen\u00e9tica, inmunolog\u00eda, toxicolog\u00eda, virolog\u00eda, micolog\u00eda, morfolog\u00eda, bot\u00e1nica, cronobiolog\u00eda, biogeograf\u00eda. Adem\u00e1s, incluye conocimientos de qu\u00edmica org\u00e1nica y supervivencia."}}, {"key": "ricerca", "grade": 1, "name": {"it": "Ricerca", "en": "Research", "es": "Investigaci\u00f3n"}, "description": {"it": "contiene una serie di discipline non direttamente connesse fra loro, ma accomunate dal concetto moderno di ricerca: investigare, hacking, scovare trappole, cartografia, navigazione, capacit\u00e0 di sopravvivere in ambienti selvaggi.", "en": "contains a series of disciplines not directly connected to one another, but united by the modern concept of research: investigating, hacking, finding traps, cartography, navigation, the ability to survive in wild environments.", "es": "contiene una serie de disciplinas no directamente relacionadas entre s\u00ed, pero unidas por el concepto moderno de investigaci\u00f3n: investigar, hacking, descubrir trampas, cartograf\u00eda, navegaci\u00f3n, capacidad de sobrevivir en entornos salvajes."}}], "armour": {"name": "Giubbotto rinforzato", "weight": "media", "points": 2}, "weapons": [{"name": "Pistola", "kind": "distanza", "hands": 1}, {"name": "Coltello", "kind": "mischia", "hands": 1}], "statuses": [{"key": "dolore", "turns": 3}, {"key": "paura", "turns": 3}, {"key": "percepire_alle_spalle", "turns": 0}, {"key": "a_terra", "turns": 1}, {"key": "stordimento", "turns": 5}, {"key": "invisibile", "turns": null}, {"key": "intangibile", "turns": null}, {"key": "ammaliamento", "turns": 60}, {"key": "paralisi", "turns": 5}, {"key": "incosciente", "turns": 600}], "rules": [{"key": "stagger", "text": {"it": "A 0 punti vita si pu\u00f2 solo barcollare (1 metro per turno); un altro colpo: incosciente.", "en": "At 0 hit points, only stagger (1 metre a turn); one more blow: unconscious.", "es": "Con 0 puntos de vida, solo tambalearse (1 metro por turno); otro golpe: inconsciente."}}, {"key": "coup_de_grace", "text": {"it": "Colpo di grazia: mimato per almeno 3 secondi, uccide un incosciente.", "en": "Coup de gr\u00e2ce: mimed for at least 3 seconds, it kills an unconscious character.", "es": "Golpe de gracia: fingido durante al menos 3 segundos, mata a un inconsciente."}}], "notes": "Medico della Corporazione.", "advancements": [{"name": "Colpo Caricato", "energy_cost": 1, "passive": false, "text": "Con un''arma da mischia a due mani sbilancia l''avversario (difficolt\u00e0 50)."}, {"name": "Sguardo del Vuoto", "energy_cost": 2, "passive": false, "text": "Il bersaglio subisce Paura."}], "warnings": [], "tables": {"attributes": "house default", "armour": "house default", "statuses": "house default", "skills": "house default"}}','2026-12-02 04:38:01.257646','82DAC7UUPWFMHWQ3CS7PCCPSZB',NULL,NULL,4,'db8ba475b69f9a60b5d047f9cc0389b16d05db017e117f002ae69f8e2d171ad8');
+INSERT INTO "character" VALUES(2,1,'Marco Bianchi','Ugo Ferri','Nomadi','{"ruleset": "ex-nihilo", "player": "Marco Bianchi", "character": "Ugo Ferri", "faction": "Nomadi", "attributes": {"corpo": 16, "equilibrio": 12, "mente": 18, "spirito": 21}, "skills": {"medicina": 3, "biologia": 2, "ricerca": 1}, "advancements": [{"name": "Colpo Caricato", "energy_cost": 1, "passive": false, "larp": true, "text": "Con un''arma da mischia a due mani sbilancia l''avversario (difficolt\u00e0 50)."}, {"name": "Sguardo del Vuoto", "energy_cost": 2, "passive": false, "larp": true, "text": "Il bersaglio subisce Paura."}], "armour": {"name": "Giubbotto rinforzato", "weight": "media", "deflection": 10, "absorption": 4, "max_equilibrio": 18}, "weapons": [{"name": "Pistola", "kind": "distanza", "damage": 12, "range_m": 25, "hands": 1}, {"name": "Coltello", "kind": "mischia", "damage": 4, "hands": 1}], "notes": "Medico della Corporazione."}','{"ruleset": "ex-nihilo", "player": "Marco Bianchi", "character": "Ugo Ferri", "faction": "Nomadi", "hp_max": 3, "ap_max": 3, "energy_max": 3, "energy_recovery_minutes": 20, "equipment": "pesante", "fascino": 33, "leadership": 39, "percezione": 30, "skill_slots": 5, "skills": [{"key": "medicina", "grade": 3, "name": {"it": "Medicina", "en": "Medicine", "es": "Medicina"}, "description": {"it": "la scienza che si occupa della salute del paziente. Comprende le discipline da laboratorio, le discipline chirurgiche, le discipline non chirurgiche, e molti tipi di medicina alternativa.", "en": "the science concerned with the patient''s health. It includes laboratory disciplines, surgical disciplines, non-surgical disciplines, and many kinds of alternative medicine.", "es": "la ciencia que se ocupa de la salud del paciente. Comprende las disciplinas de laboratorio, las disciplinas quir\u00fargicas, las disciplinas no quir\u00fargicas y muchos tipos de medicina alternativa."}}, {"key": "biologia", "grade": 2, "name": {"it": "Biologia", "en": "Biology", "es": "Biolog\u00eda"}, "description": {"it": "\u00e8 la scienza che studia tutto ci\u00f2 che \u00e8 vivo. La definizione di biologia presente in EX Nihilo accorpa diverse branche di biologia: cellulare, biotecnologia, ecologia, biologia evolutiva, epidemiologia, aerobiologia, anatomia, strutturale, forense, etologia, farmacologa, genetica, immunologia, tossicologia, virologia, micologia, morfologia, botanica, cronobiologia, biogeografia. Inoltre si hanno conoscenze di chimica organica e sopravvivenza.", "en": "it is the science that studies everything that is alive. The definition of biology used in EX Nihilo brings together several branches of biology: cellular, biotechnology, ecology, evolutionary biology, epidemiology, aerobiology, anatomy, structural, forensic, ethology, pharmacology, genetics, immunology, toxicology, virology, mycology, morphology, botany, chronobiology, biogeography. It also includes knowledge of organic chemistry and survival.", "es": "es la ciencia que estudia todo lo que est\u00e1 vivo. La definici\u00f3n de biolog\u00eda presente en EX Nihilo agrupa diversas ramas de la biolog\u00eda: celular, biotecnolog\u00eda, ecolog\u00eda, biolog\u00eda evolutiva, epidemiolog\u00eda, aerobiolog\u00eda, anatom\u00eda, estructural, forense, etolog\u00eda, farmacolog\u00eda, gen\u00e9tica, inmunolog\u00eda, toxicolog\u00eda, virolog\u00eda, micolog\u00eda, morfolog\u00eda, bot\u00e1nica, cronobiolog\u00eda, biogeograf\u00eda. Adem\u00e1s, incluye conocimientos de qu\u00edmica org\u00e1nica y supervivencia."}}, {"key": "ricerca", "grade": 1, "name": {"it": "Ricerca", "en": "Research", "es": "Investigaci\u00f3n"}, "description": {"it": "contiene una serie di discipline non direttamente connesse fra loro, ma accomunate dal concetto moderno di ricerca: investigare, hacking, scovare trappole, cartografia, navigazione, capacit\u00e0 di sopravvivere in ambienti selvaggi.", "en": "contains a series of disciplines not directly connected to one another, but united by the modern concept of research: investigating, hacking, finding traps, cartography, navigation, the ability to survive in wild environments.", "es": "contiene una serie de disciplinas no directamente relacionadas entre s\u00ed, pero unidas por el concepto moderno de investigaci\u00f3n: investigar, hacking, descubrir trampas, cartograf\u00eda, navegaci\u00f3n, capacidad de sobrevivir en entornos salvajes."}}], "armour": {"name": "Giubbotto rinforzato", "weight": "media", "points": 2}, "weapons": [{"name": "Pistola", "kind": "distanza", "hands": 1}, {"name": "Coltello", "kind": "mischia", "hands": 1}], "statuses": [{"key": "dolore", "turns": 3}, {"key": "paura", "turns": 3}, {"key": "percepire_alle_spalle", "turns": 0}, {"key": "a_terra", "turns": 1}, {"key": "stordimento", "turns": 5}, {"key": "invisibile", "turns": null}, {"key": "intangibile", "turns": null}, {"key": "ammaliamento", "turns": 60}, {"key": "paralisi", "turns": 5}, {"key": "incosciente", "turns": 600}], "rules": [{"key": "stagger", "text": {"it": "A 0 punti vita si pu\u00f2 solo barcollare (1 metro per turno); un altro colpo: incosciente.", "en": "At 0 hit points, only stagger (1 metre a turn); one more blow: unconscious.", "es": "Con 0 puntos de vida, solo tambalearse (1 metro por turno); otro golpe: inconsciente."}}, {"key": "coup_de_grace", "text": {"it": "Colpo di grazia: mimato per almeno 3 secondi, uccide un incosciente.", "en": "Coup de gr\u00e2ce: mimed for at least 3 seconds, it kills an unconscious character.", "es": "Golpe de gracia: fingido durante al menos 3 segundos, mata a un inconsciente."}}], "notes": "Medico della Corporazione.", "advancements": [{"name": "Colpo Caricato", "energy_cost": 1, "passive": false, "text": "Con un''arma da mischia a due mani sbilancia l''avversario (difficolt\u00e0 50)."}, {"name": "Sguardo del Vuoto", "energy_cost": 2, "passive": false, "text": "Il bersaglio subisce Paura."}], "warnings": [], "tables": {"attributes": "house default", "armour": "house default", "statuses": "house default", "skills": "house default"}}','2026-12-02 04:38:01.257646','76QHP57B7WY4J47RENWTHHFZ4P',NULL,NULL,6,'29489bb9978b547e3299e5ba2ff835ef1f5b70d81680ce3045bee24be043cf19');
+CREATE TABLE dismissed_conflict (
+	id INTEGER NOT NULL, 
+	client_id VARCHAR(36) NOT NULL, 
+	user_id INTEGER NOT NULL, 
+	at DATETIME NOT NULL, 
+	PRIMARY KEY (id), 
+	FOREIGN KEY(user_id) REFERENCES user (id), 
+	CONSTRAINT uq_dismissed_conflict UNIQUE (client_id, user_id)
+);
+CREATE TABLE entry (
+	id INTEGER NOT NULL, 
+	client_id VARCHAR(36) NOT NULL, 
+	character_id INTEGER NOT NULL, 
+	kind VARCHAR(30) NOT NULL, 
+	at DATETIME NOT NULL, 
+	sent_at DATETIME, 
+	received_at DATETIME NOT NULL, 
+	author_id INTEGER, 
+	fields JSON NOT NULL, referee_at DATETIME, 
+	PRIMARY KEY (id), 
+	FOREIGN KEY(author_id) REFERENCES user (id), 
+	FOREIGN KEY(character_id) REFERENCES character (id), 
+	CONSTRAINT uq_entry_client_id UNIQUE (client_id)
+);
+INSERT INTO "entry" VALUES(1,'00000000-0000-0000-0000-000000000064',1,'hit','2026-12-02 03:48:01.320022',NULL,'2026-12-02 04:38:01.339777',2,'{"id": "00000000-0000-0000-0000-000000000064", "kind": "hit", "at": "2026-12-02T03:48:01.320022Z", "damage": 1, "blows": 2, "pierce": false, "author": "referee"}',NULL);
+INSERT INTO "entry" VALUES(2,'00000000-0000-0000-0000-000000000065',1,'status_on','2026-12-02 03:58:01.320022',NULL,'2026-12-02 04:38:01.399181',2,'{"id": "00000000-0000-0000-0000-000000000065", "kind": "status_on", "at": "2026-12-02T03:58:01.320022Z", "key": "paura", "author": "referee"}',NULL);
+INSERT INTO "entry" VALUES(3,'00000000-0000-0000-0000-000000000066',1,'hit','2026-12-02 04:08:01.320022',NULL,'2026-12-02 04:38:01.432144',2,'{"id": "00000000-0000-0000-0000-000000000066", "kind": "hit", "at": "2026-12-02T04:08:01.320022Z", "damage": 1, "blows": 1, "pierce": false, "author": "referee"}',NULL);
+INSERT INTO "entry" VALUES(4,'00000000-0000-0000-0000-0000000000c8',2,'spend_energy','2026-12-02 03:53:01.320022',NULL,'2026-12-02 04:38:01.456384',2,'{"id": "00000000-0000-0000-0000-0000000000c8", "kind": "spend_energy", "at": "2026-12-02T03:53:01.320022Z", "amount": 1, "advancement": "Colpo Caricato", "author": "referee"}',NULL);
+INSERT INTO "entry" VALUES(5,'00000000-0000-0000-0000-0000000000c9',2,'hit','2026-12-02 04:18:01.320022',NULL,'2026-12-02 04:38:01.495205',2,'{"id": "00000000-0000-0000-0000-0000000000c9", "kind": "hit", "at": "2026-12-02T04:18:01.320022Z", "damage": 1, "blows": 3, "pierce": false, "author": "referee"}',NULL);
+CREATE TABLE event (
+	id INTEGER NOT NULL, 
+	name VARCHAR(120) NOT NULL, 
+	ruleset VARCHAR(40) NOT NULL, 
+	settings JSON NOT NULL, 
+	created_at DATETIME NOT NULL, faction_colours JSON DEFAULT '{}' NOT NULL, archived_at DATETIME, version INTEGER DEFAULT '0' NOT NULL, 
+	PRIMARY KEY (id)
+);
+INSERT INTO "event" VALUES(1,'Historic event','ex-nihilo','{"turn_seconds": 1, "secret": "f4d095e65d8a1ff7235e747849e1c8fb"}','2026-12-02 04:38:01.211159','{}',NULL,6);
+CREATE TABLE login_attempt (
+	id INTEGER NOT NULL, 
+	username VARCHAR(80) NOT NULL, 
+	address VARCHAR(64) NOT NULL, 
+	at DATETIME NOT NULL, 
+	PRIMARY KEY (id)
+);
+CREATE TABLE "print_job" (
+	id INTEGER NOT NULL, 
+	event_id INTEGER NOT NULL, 
+	options JSON NOT NULL, 
+	status VARCHAR(10) NOT NULL, 
+	done INTEGER NOT NULL, 
+	total INTEGER NOT NULL, 
+	path VARCHAR(255), 
+	error VARCHAR(255), 
+	created_at DATETIME NOT NULL, 
+	finished_at DATETIME, 
+	heartbeat_at DATETIME, 
+	running_key VARCHAR(64), skipped INTEGER DEFAULT '0' NOT NULL, 
+	PRIMARY KEY (id), 
+	CONSTRAINT uq_print_job_running_key UNIQUE (running_key), 
+	FOREIGN KEY(event_id) REFERENCES event (id)
+);
+CREATE TABLE referee_event (
+	user_id INTEGER NOT NULL, 
+	event_id INTEGER NOT NULL, 
+	PRIMARY KEY (user_id, event_id), 
+	FOREIGN KEY(event_id) REFERENCES event (id), 
+	FOREIGN KEY(user_id) REFERENCES user (id)
+);
+CREATE TABLE refused_entry (
+	id INTEGER NOT NULL, 
+	at DATETIME NOT NULL, 
+	client_id VARCHAR(36) NOT NULL, 
+	character_id INTEGER NOT NULL, 
+	user_id INTEGER, 
+	fields JSON NOT NULL, 
+	code VARCHAR(40) NOT NULL, 
+	message VARCHAR(400) NOT NULL, params JSON, 
+	PRIMARY KEY (id), 
+	FOREIGN KEY(character_id) REFERENCES character (id), 
+	FOREIGN KEY(user_id) REFERENCES user (id)
+);
+CREATE TABLE sheet_change (
+	id INTEGER NOT NULL, 
+	character_id INTEGER NOT NULL, 
+	at DATETIME NOT NULL, 
+	user_id INTEGER, 
+	author VARCHAR(80), 
+	source VARCHAR(20) NOT NULL, 
+	"before" JSON, 
+	"after" JSON NOT NULL, 
+	PRIMARY KEY (id), 
+	FOREIGN KEY(character_id) REFERENCES character (id), 
+	FOREIGN KEY(user_id) REFERENCES user (id)
+);
+CREATE TABLE "user" (
+	id INTEGER NOT NULL, 
+	username VARCHAR(80) NOT NULL, 
+	password_hash VARCHAR(255) NOT NULL, 
+	role VARCHAR(20) NOT NULL, 
+	active BOOLEAN NOT NULL, 
+	created_at DATETIME NOT NULL, 
+	session_epoch INTEGER DEFAULT '0' NOT NULL, 
+	language VARCHAR(5), 
+	PRIMARY KEY (id), 
+	UNIQUE (username)
+);
+INSERT INTO "user" VALUES(1,'organiser','scrypt:32768:8:1$DUk8dUFOWtl0317c$f1a649d604728bd629ffb84e75dfe00e865ca1cb342ee693cffb163648094d94870b1654d5971ae4352edd1eec29511c4a8be88a01f8ddbedfc7a6c3b50e7cc7','organiser',1,'2026-12-02 04:38:00.708993',0,NULL);
+INSERT INTO "user" VALUES(2,'referee','scrypt:32768:8:1$gqgtqyVKVtWOMeCk$8ee5dfc8230f12fde04715ebec214bbd7eb8250e8a8a79db945d6b01fb7eaf7bffc659a2283df3b297d990a3a6d98c8a02d477eb2c283536a868e444249276b4','referee',1,'2026-12-02 04:38:01.182841',0,NULL);
+CREATE TABLE web_session (
+	id INTEGER NOT NULL, 
+	key_hash VARCHAR(64) NOT NULL, 
+	user_id INTEGER NOT NULL, 
+	created_at DATETIME NOT NULL, 
+	ended_at DATETIME, 
+	PRIMARY KEY (id), 
+	FOREIGN KEY(user_id) REFERENCES user (id), 
+	UNIQUE (key_hash)
+);
+CREATE INDEX ix_character_event_id ON character (event_id);
+CREATE INDEX ix_entry_character_id ON entry (character_id);
+CREATE INDEX ix_login_attempt_address ON login_attempt (address);
+CREATE INDEX ix_login_attempt_at ON login_attempt (at);
+CREATE INDEX ix_login_attempt_username ON login_attempt (username);
+CREATE INDEX ix_badge_lookup_at ON badge_lookup (at);
+CREATE INDEX ix_badge_lookup_event_id ON badge_lookup (event_id);
+CREATE UNIQUE INDEX ix_character_player_secret ON character (player_secret);
+CREATE INDEX ix_refused_entry_at ON refused_entry (at);
+CREATE INDEX ix_refused_entry_character_id ON refused_entry (character_id);
+CREATE UNIQUE INDEX ix_refused_entry_client_id ON refused_entry (client_id);
+CREATE INDEX ix_sheet_change_character_id ON sheet_change (character_id);
+CREATE INDEX ix_print_job_event_id ON print_job (event_id);
+CREATE INDEX ix_character_event_version ON character (event_id, version);
+CREATE INDEX ix_api_token_user_id ON api_token (user_id);
+CREATE INDEX ix_web_session_user_id ON web_session (user_id);
+CREATE UNIQUE INDEX uq_badge_active ON badge (character_id) WHERE revoked_at IS NULL;
+CREATE INDEX ix_badge_character_id ON badge (character_id);
+CREATE UNIQUE INDEX ix_badge_secret_hash ON badge (secret_hash);
+CREATE UNIQUE INDEX ix_badge_short_code_hash ON badge (short_code_hash);
+CREATE UNIQUE INDEX ix_character_player_secret_hash ON character (player_secret_hash);
+CREATE INDEX ix_referee_event_event_id ON referee_event (event_id);
+CREATE INDEX ix_entry_author_received ON entry (author_id, received_at);
+COMMIT;
