@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from .problems import Checker
 from .schema import SheetSchema
 from .tables import TableParser, TableSet
+from .vocabulary import NEUTRAL, Vocabulary
 
 if TYPE_CHECKING:
     from .kinds import EntryKind
@@ -84,6 +85,16 @@ class Ruleset:
     # by where they come from: (sheet) -> ({"source": name, "points": n}, ...). None left: the
     # break takes every point. The console says what a break did and what stays.
     armour_kept: Callable[[LarpSheet], tuple[Mapping[str, Any], ...]] = lambda sheet: ()
+    # Its words (larp_app.rules.vocabulary): every screen, export and printed sheet names its
+    # quantities, wound levels and derived values so. None: the host's neutral words.
+    vocabulary: Vocabulary | None = None
+    # The shared event settings it reads (of larp_app.rules.settings.OPTIONAL_SETTINGS): the
+    # settings form offers only these, beside its own fields (its ``settings.html``).
+    settings_offered: tuple[str, ...] = ()
+
+    def words(self) -> Vocabulary:
+        """Its vocabulary, or the host's neutral words when it declares none."""
+        return self.vocabulary or NEUTRAL
 
     def schema(self) -> SheetSchema | None:
         """The sheet schema, read once."""

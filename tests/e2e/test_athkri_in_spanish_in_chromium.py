@@ -71,11 +71,11 @@ def test_an_athkri_event_is_set_up_and_refereed_in_spanish(live_server, browser,
     # The referee's phone speaks Spanish by itself (es-ES).
     log_in(phone, live_server, "arbitro", password)
     phone.goto(live_server + "/console/1")
-    expect(phone.locator("[data-level-word]")).to_have_text("Estable")
+    expect(phone.locator("[data-wound-word]")).to_have_text("Estable")
     assert "Puntos de vida" in phone.inner_text(".big-numbers")
 
     hit(phone, 16)  # PS 4 = Físico: Malherido, and a 1o3d10 is one level lower
-    expect(phone.locator("[data-level-word]")).to_have_text("Malherido")
+    expect(phone.locator("[data-wound-word]")).to_have_text("Malherido")
     more = phone.locator('.bar-main [data-open="more"]')
     more.click()
     phone.get_by_role("button", name="Tirada 1o3d10").click()
@@ -91,7 +91,7 @@ def test_an_athkri_event_is_set_up_and_refereed_in_spanish(live_server, browser,
     expect(result).to_contain_text(re.compile(r"/ 12 (✓ superada|✖ fallida)"))
 
     hit(phone, 4)  # PS 0: unconscious, a Físico save at the end of each 10 s turn
-    expect(phone.locator("[data-level-word]")).to_have_text("Inconsciente")
+    expect(phone.locator("[data-wound-word]")).to_have_text("Inconsciente")
     track = phone.locator("[data-track]")
     expect(track).to_contain_text(re.compile(r"Próxima salvación en 00:(0\d|10)"))
     expect(track).to_contain_text("un fallo: −4 puntos de vida")

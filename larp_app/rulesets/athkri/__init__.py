@@ -44,6 +44,7 @@ from .schema import (
     SCHEMA,
     TEXT_LENGTH,
 )
+from .vocabulary import VOCABULARY
 
 if TYPE_CHECKING:
     from larp_app.rules.entries import Heal, Hit, StatusOn
@@ -812,4 +813,6 @@ RULESET = Ruleset(
     entry_kinds=ENTRY_KINDS,
     fold_details=("attributes", "skills"),  # Físico for saves, skills for checks
     sheet_schema=SCHEMA,
+    vocabulary=VOCABULARY,
+    settings_offered=("seed", "saves"),
 )

@@ -36,6 +36,7 @@ from .schema import (
     TEXT_LENGTH,
     WEAPON_KINDS,
 )
+from .vocabulary import VOCABULARY
 
 if TYPE_CHECKING:
     from larp_app.rules.entries import CoupDeGrace, Heal, Hit
@@ -526,4 +527,6 @@ RULESET = Ruleset(
     end_of_session_is_death=True,
     sheet_schema=SCHEMA,
     armour_kept=armour_kept,
+    vocabulary=VOCABULARY,
+    settings_offered=("armour_breaks",),
 )
