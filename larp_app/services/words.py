@@ -102,3 +102,13 @@ def figures_shown(key: str | None, extra: dict[str, Any]) -> list[tuple[str, str
         text = f"{value} / {of}" if of is not None else str(value)
         shown.append((in_language(figure.name, _language(), language), text))
     return shown
+
+
+def badge_words(labels: dict[str, str], key: str | None) -> dict[str, str]:
+    """The badge's labels with the rule system's names for its quantities."""
+    return {
+        **labels,
+        "hit_points": quantity_name(key, "hp"),
+        "armour": quantity_name(key, "ap"),
+        "energy": quantity_name(key, "energy"),
+    }
