@@ -33,6 +33,9 @@ def configured_flask(import_name: str, test_config: Mapping[str, Any] | None = N
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app on its configuration (``configured_flask``)."""
+    from .private_files import private_umask
+
+    private_umask()  # the database, backups, archives and prints: this account's only
     app = configured_flask(__name__, test_config)
     app.config["SQLALCHEMY_DATABASE_URI"] = database_uri(
         app.config.get("SQLALCHEMY_DATABASE_URI"), Path(app.instance_path)

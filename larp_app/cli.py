@@ -11,12 +11,14 @@ from typing import Any
 import click
 from flask import Flask, current_app
 from flask.cli import AppGroup, with_appcontext
+from sqlalchemy.exc import IntegrityError
 
 from . import rules
 from .badges import LAYOUTS, PAPERS
 from .extensions import db
 from .messages import badge_labels, problem_message, refusal_message
 from .models import Event, User
+from .private_files import private_file, private_folder
 from .services.backups import BackupError, create_backup, default_path, restore_backup
 from .services.badge_prints import print_badges
 from .services.campaign import continue_event
@@ -315,8 +317,7 @@ def event_export_command(event_id: int, out: str) -> None:
     if event is None:
         _fail([rules.Problem("EVENT", "not_found", {"got": event_id})])
     archive = export_event(event)
-    path = Path(out)
-    path.touch(mode=0o600)  # badge secrets are inside: readable by this account only
+    path = private_file(Path(out))  # badge secrets are inside: this account's only
     path.write_text(json.dumps(archive, ensure_ascii=False, indent=1), encoding="utf-8")
     click.echo(
         f"event {event.id} written to {out}: {len(archive['characters'])} characters, "
@@ -331,9 +332,15 @@ def event_import_command(archive_file: str) -> None:
     archive = _load_json(archive_file, "FILE")
     try:
         event, made = import_event(archive)
+        db.session.flush()
     except ArchiveRefused as exc:
         db.session.rollback()
         click.echo(str(exc), err=True)
+        sys.exit(2)
+    except IntegrityError as exc:  # a clash the checks did not foresee: still in words
+        db.session.rollback()
+        reason = str(exc.orig).strip().splitlines()[0][:200]
+        click.echo(f"FILE: clashes with this database ({reason}): nothing imported", err=True)
         sys.exit(2)
     db.session.commit()
     click.echo(f"imported as event {event.id}: {event.name} ({len(event.characters)} characters)")
@@ -488,9 +495,8 @@ def backup_create_command(path: str | None) -> None:
     """Write a consistent copy of the database to PATH (default: instance/backups/)."""
     uri = current_app.config["SQLALCHEMY_DATABASE_URI"]
     try:
-        target = (
-            Path(path) if path else default_path(uri, Path(current_app.instance_path) / "backups")
-        )
+        folder = Path(current_app.instance_path) / "backups"
+        target = Path(path) if path else default_path(uri, private_folder(folder))
         written = create_backup(uri, target)
     except BackupError as exc:
         click.echo(str(exc), err=True)

@@ -7,6 +7,8 @@ from flask_wtf.csrf import CSRFProtect
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
+from .private_files import private_sqlite
+
 db = SQLAlchemy()
 migrate = Migrate()
 babel = Babel()
@@ -23,3 +25,4 @@ def _sqlite_pragmas(dbapi_connection, connection_record) -> None:
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA busy_timeout=5000")
         cursor.close()
+        private_sqlite(dbapi_connection)  # it holds badge secrets and password hashes

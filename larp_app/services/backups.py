@@ -11,6 +11,8 @@ from pathlib import Path
 
 from sqlalchemy.engine import URL, make_url
 
+from ..private_files import make_private, parent_folder, private_file
+
 SQLITE_MAGIC = b"SQLite format 3\x00"
 PG_DUMP_MAGIC = b"PGDMP"
 
@@ -29,12 +31,13 @@ def create_backup(uri: str, path: Path) -> Path:
     """Write a consistent copy of the database at ``uri`` to ``path``, the app serving meanwhile.
 
     SQLite: the online backup API copies one consistent snapshot (writers wait a moment, no
-    one is refused). PostgreSQL: pg_dump's one transaction, in its custom format.
+    one is refused). PostgreSQL: pg_dump's one transaction, in its custom format. Either is
+    readable by this account only (0600), like the database it copies.
     """
-    path.parent.mkdir(parents=True, exist_ok=True)
+    parent_folder(path)
     url = make_url(uri)
     if _kind(uri) == "sqlite":
-        partial = path.with_name(path.name + ".partial")
+        partial = private_file(path.with_name(path.name + ".partial"))
         source = sqlite3.connect(_sqlite_file(url), timeout=30)
         target = sqlite3.connect(partial)
         try:
@@ -42,9 +45,12 @@ def create_backup(uri: str, path: Path) -> Path:
         finally:
             target.close()
             source.close()
+        make_private(partial)  # SQLite's journal may have come and gone meanwhile
         partial.replace(path)  # a file at PATH is always a whole backup
         return path
+    private_file(path)  # pg_dump writes into it, keeping its mode
     _run(["pg_dump", "--format=custom", "--no-owner", "--file", str(path)], url)
+    make_private(path)
     return path
 
 
@@ -66,6 +72,7 @@ def restore_backup(uri: str, path: Path) -> None:
         finally:
             target.close()
             source.close()
+        make_private(Path(_sqlite_file(url)))
         return
     if not head.startswith(PG_DUMP_MAGIC):
         raise BackupError(f"PATH: {path} is not a pg_dump backup (this app uses PostgreSQL)")

@@ -20,6 +20,7 @@ from .. import badges as badge_art
 from ..badges import LAYOUTS, PAPERS, BadgeFace
 from ..extensions import db
 from ..models import Character, Event, PrintJob
+from ..private_files import open_private, private_folder
 from .badges import active_badge, ensure_badges, issued_elsewhere, scan_url, status_url
 from .characters import find_characters
 from .clock import now_utc
@@ -201,8 +202,7 @@ def start_print_job(app: Flask, event: Event, options: dict[str, Any]) -> tuple[
 
 def job_file(app: Flask, job_id: int) -> Path:
     folder = Path(app.config.get("PRINT_FOLDER") or Path(app.instance_path) / "prints")
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder / f"badges-{job_id}.pdf"
+    return private_folder(folder) / f"badges-{job_id}.pdf"
 
 
 def _beat(app: Flask, job_id: int, stop: threading.Event) -> None:
@@ -247,7 +247,7 @@ def _print_job(app: Flask, job_id: int) -> None:
 
         try:
             event = db.session.get(Event, job.event_id)
-            with path.open("wb") as out:
+            with open_private(path) as out:
                 printed = print_badges(event, out, progress=progress, **options)
             count = printed.count
             job.status, job.done, job.total = "done", count, count

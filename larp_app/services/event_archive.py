@@ -1,6 +1,14 @@
 """An event as one archive file, to move it between databases (a laptop's SQLite, a server's
-PostgreSQL): the event, its characters and badges, the whole log with authors and times, the
-refusals, and the accounts without their passwords.
+PostgreSQL): the event with its settings and marks (archived), its characters (withdrawn,
+checked in, every change to their sheets) and badges, the whole log with authors and times,
+the refusals with their parameters, the conflicts their authors dismissed, the referees who
+work it, and the accounts without their passwords.
+
+Every column of the event's tables travels (one naming another row as ``CARRIED_AS``
+says), or is named in ``LEFT_OUT`` with why: tests/web/test_moved_event_comes_back_whole.py
+holds every column of every table to one or the other. An archive is checked whole
+(services/archive_check.py: its format, keys, types and rule system) before anything is
+written.
 
 Badges and player links travel as their digests only (tokens.digest), never in clear: the
 imported event finds the printed cards by them, and cannot print them (services/badges.py
@@ -20,15 +28,97 @@ from sqlalchemy import insert, select
 
 from .. import rules, tokens
 from ..extensions import db
-from ..models import Badge, BadgeLookup, Character, Entry, Event, RefusedEntry, User
+from ..models import (
+    Badge,
+    BadgeLookup,
+    Character,
+    DismissedConflict,
+    Entry,
+    Event,
+    RefereeEvent,
+    RefusedEntry,
+    SheetChange,
+    User,
+)
+from .archive_check import FORMAT, ArchiveRefused, check_archive
 from .badges import give_player_link
 from .users import create_user
 
-FORMAT = "larp_app.event/2"  # 1 held the badges in clear
+__all__ = [
+    "CARRIED_AS",
+    "FORMAT",
+    "IN_PART",
+    "LEFT_OUT",
+    "ArchiveRefused",
+    "export_event",
+    "import_event",
+]
 
-
-class ArchiveRefused(Exception):
-    """An archive that cannot be imported; the message says why, in words."""
+NUMBERING = "this database's own numbering: the archive names rows by position or by name"
+VERSION = (
+    "a count of this database's changes, which phones ask 'what changed since'; an imported "
+    "event begins its own count"
+)
+# Columns of the event's tables that do not travel, and why.
+LEFT_OUT = {
+    "event.id": NUMBERING,
+    "event.version": VERSION,
+    "character.id": NUMBERING,
+    "character.version": VERSION,
+    "character.player_secret": "the player link in clear stays where it was made, to print it; "
+    "its digest travels and opens the page",
+    "badge.id": NUMBERING,
+    "badge.secret": "a card's secret in clear stays where it was issued, to print it; its "
+    "digest travels, so the printed card keeps working",
+    "badge.short_code": "as the secret: its digest travels, so the typed code keeps working",
+    "entry.id": "the arrival order, kept by the order of the list",
+    "refused_entry.id": NUMBERING,
+    "badge_lookup.id": NUMBERING,
+    "dismissed_conflict.id": NUMBERING,
+    "sheet_change.id": NUMBERING,
+    **{
+        f"print_job.{column}": "a print is a file on this machine's disk, and imported badges "
+        "have no secret to print: the event prints anew where it is"
+        for column in [
+            "id",
+            "event_id",
+            "options",
+            "status",
+            "done",
+            "total",
+            "path",
+            "error",
+            "created_at",
+            "finished_at",
+            "heartbeat_at",
+            "running_key",
+            "skipped",
+        ]
+    },
+}
+# Columns naming another row: the archive names it by what stays the same in every database.
+CARRIED_AS = {
+    "character.event_id": "the event the archive is",
+    "badge.character_id": "each badge is listed under its character",
+    "entry.character_id": "the character's key",
+    "entry.author_id": "the author's username",
+    "refused_entry.character_id": "the character's key",
+    "refused_entry.user_id": "the sender's username",
+    "badge_lookup.event_id": "the event the archive is",
+    "badge_lookup.user_id": "the referee's username",
+    "badge_lookup.badge_id": "the badge's digest",
+    "referee_event.event_id": "the event the archive is",
+    "referee_event.user_id": "the referee's username",
+    "dismissed_conflict.user_id": "the author's username",
+    "sheet_change.character_id": "each change is listed under its character",
+    "sheet_change.user_id": "the author's username",
+}
+# Part of a column's values stay behind, on purpose.
+IN_PART = {
+    "badge_lookup.presented": "what a refused scan presented travels only when it named no "
+    "badge and was no typed code: a replaced card's secret, or a code a typo away from a real "
+    "one, stays in this database",
+}
 
 
 def _t(value: datetime | None) -> str | None:
@@ -37,16 +127,6 @@ def _t(value: datetime | None) -> str | None:
 
 def _read_t(value: str | None) -> datetime | None:
     return None if value is None else datetime.fromisoformat(value)
-
-
-HEX = set("0123456789abcdef")
-
-
-def _digest(value: Any) -> str:
-    """A SHA-256 in hex, as exported; ValueError (a damaged archive) for anything else."""
-    if not (isinstance(value, str) and len(value) == 64 and set(value) <= HEX):
-        raise ValueError(f"not a SHA-256 digest: {str(value)[:70]!r}")
-    return value
 
 
 def _shown(scan: BadgeLookup) -> str:
@@ -74,6 +154,20 @@ def export_event(event: Event) -> dict[str, Any]:
     scans = db.session.scalars(
         select(BadgeLookup).where(BadgeLookup.event_id == event.id).order_by(BadgeLookup.id)
     ).all()
+    changes: dict[int, list[SheetChange]] = {c.id: [] for c in characters}
+    for change in db.session.scalars(
+        select(SheetChange).where(SheetChange.character_id.in_(key)).order_by(SheetChange.id)
+    ):
+        changes[change.character_id].append(change)
+    referees = db.session.scalars(
+        select(RefereeEvent.user_id).where(RefereeEvent.event_id == event.id)
+    ).all()
+    logged = select(Entry.client_id).where(Entry.character_id.in_(key))
+    dismissed = db.session.scalars(
+        select(DismissedConflict)
+        .where(DismissedConflict.client_id.in_(logged))
+        .order_by(DismissedConflict.id)
+    ).all()
     return {
         "format": FORMAT,
         "event": {
@@ -82,7 +176,10 @@ def export_event(event: Event) -> dict[str, Any]:
             "settings": event.settings,
             "faction_colours": event.faction_colours or {},
             "created_at": _t(event.created_at),
+            "archived_at": _t(event.archived_at),
         },
+        # The referees who work the event (none: every referee works it, as every open event).
+        "referees": sorted(name[u] for u in referees),
         "accounts": [
             {
                 "username": u.username,
@@ -102,6 +199,8 @@ def export_event(event: Event) -> dict[str, Any]:
                 "tabletop": c.tabletop,
                 "larp": c.larp,
                 "created_at": _t(c.created_at),
+                "withdrawn_at": _t(c.withdrawn_at),
+                "present_at": _t(c.present_at),
                 "player_secret_hash": c.player_secret_hash,
                 "badges": [  # ordered by id: the revoked before the active
                     {
@@ -112,6 +211,17 @@ def export_event(event: Event) -> dict[str, Any]:
                         "printed_at": _t(b.printed_at),
                     }
                     for b in c.badges
+                ],
+                "sheet_changes": [
+                    {
+                        "at": _t(s.at),
+                        "user": name.get(s.user_id),
+                        "author": s.author,
+                        "source": s.source,
+                        "before": s.before,
+                        "after": s.after,
+                    }
+                    for s in changes[c.id]
                 ],
             }
             for c in characters
@@ -138,9 +248,14 @@ def export_event(event: Event) -> dict[str, Any]:
                 "user": name.get(r.user_id),
                 "fields": r.fields,
                 "code": r.code,
+                "params": r.params,
                 "message": r.message,
             }
             for r in refusals
+        ],
+        "dismissed_conflicts": [
+            {"client_id": d.client_id, "user": name.get(d.user_id), "at": _t(d.at)}
+            for d in dismissed
         ],
         "refused_scans": [
             {
@@ -178,6 +293,9 @@ def _already_here(archive: dict[str, Any]) -> str | None:
     clash = _first_clash(Entry.client_id, [e["client_id"] for e in archive["entries"]])
     if clash is not None:
         return f"entry {clash} is already logged here"
+    clash = _first_clash(RefusedEntry.client_id, [r["client_id"] for r in archive["refusals"]])
+    if clash is not None:
+        return f"refused entry {clash} is already kept here"
     for column in (Badge.secret_hash, Badge.short_code_hash):
         if _first_clash(column, [b[column.key] for b in badges]) is not None:
             return "one of its badges is already here"
@@ -190,12 +308,12 @@ def _already_here(archive: dict[str, Any]) -> str | None:
 def import_event(archive: Any) -> tuple[Event, list[tuple[str, str]]]:
     """Load an exported event; return it and (username, new password) of each account made.
 
-    Refused, with nothing written, when the archive is not one, or its event is already in
-    this database. Accounts already here (by username) are kept as they are. Flushes; the
-    caller commits.
+    Refused, with nothing written, when the archive is not one (its format, keys, types, rule
+    system and sheets are checked first: ``check_archive``), or its event is already in this
+    database. Accounts already here (by username) are kept as they are. Flushes; the caller
+    commits.
     """
-    if not isinstance(archive, dict) or archive.get("format") != FORMAT:
-        raise ArchiveRefused(f"FILE: not an event archive of this app (format {FORMAT})")
+    archive = check_archive(archive)  # refused in words, before anything is written
     try:
         return _import(archive)
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
@@ -237,8 +355,11 @@ def _import(archive: dict[str, Any]) -> tuple[Event, list[tuple[str, str]]]:
         settings=data["settings"],
         faction_colours=data["faction_colours"],
         created_at=_read_t(data["created_at"]),
+        archived_at=_read_t(data["archived_at"]),
     )
     db.session.add(event)
+    db.session.flush()
+    _assign(event, [users[u] for u in archive["referees"] if u in users], made)
     characters: dict[int, Character] = {}
     badges: dict[str, Badge] = {}
     for item in archive["characters"]:
@@ -250,17 +371,19 @@ def _import(archive: dict[str, Any]) -> tuple[Event, list[tuple[str, str]]]:
             tabletop=item["tabletop"],
             larp=item["larp"],
             created_at=_read_t(item["created_at"]),
+            withdrawn_at=_read_t(item["withdrawn_at"]),
+            present_at=_read_t(item["present_at"]),
         )
         link = item["player_secret_hash"]
-        give_player_link(character, None, None if link is None else _digest(link))
+        give_player_link(character, None, link)  # digests: checked by check_archive
         db.session.add(character)
         characters[item["key"]] = character
         for b in item["badges"]:
             # The revoked first: one active badge per character at every moment.
             badge = Badge(
                 character=character,
-                secret_hash=_digest(b["secret_hash"]),
-                short_code_hash=_digest(b["short_code_hash"]),
+                secret_hash=b["secret_hash"],
+                short_code_hash=b["short_code_hash"],
                 issued_at=_read_t(b["issued_at"]),
                 revoked_at=_read_t(b["revoked_at"]),
                 printed_at=_read_t(b["printed_at"]),
@@ -269,6 +392,19 @@ def _import(archive: dict[str, Any]) -> tuple[Event, list[tuple[str, str]]]:
             db.session.flush()
             badges[b["secret_hash"]] = badge
     db.session.flush()
+    for item in archive["characters"]:
+        for s in item["sheet_changes"]:
+            db.session.add(
+                SheetChange(
+                    character_id=characters[item["key"]].id,
+                    at=_read_t(s["at"]),
+                    user_id=user_id(s["user"]),
+                    author=s["author"],
+                    source=s["source"],
+                    before=s["before"],
+                    after=s["after"],
+                )
+            )
     rows = [
         {
             "client_id": e["client_id"],
@@ -295,9 +431,17 @@ def _import(archive: dict[str, Any]) -> tuple[Event, list[tuple[str, str]]]:
                 user_id=user_id(r["user"]),
                 fields=r["fields"],
                 code=r["code"],
+                params=r["params"],
                 message=r["message"],
             )
         )
+    for d in archive["dismissed_conflicts"]:
+        if d["user"] in users:
+            db.session.add(
+                DismissedConflict(
+                    client_id=d["client_id"], user_id=users[d["user"]].id, at=_read_t(d["at"])
+                )
+            )
     for s in archive["refused_scans"]:
         db.session.add(
             BadgeLookup(
@@ -311,3 +455,15 @@ def _import(archive: dict[str, Any]) -> tuple[Event, list[tuple[str, str]]]:
         )
     db.session.flush()
     return event, made
+
+
+def _assign(event: Event, referees: list[User], made: list[tuple[str, str]]) -> None:
+    """The referees who worked the event work it here. One already here who works every open
+    event (no assignment) works this one too, and keeps working the others."""
+    new = {username for username, _password in made}
+    for user in referees:
+        if user.username not in new and not db.session.scalar(
+            select(RefereeEvent.event_id).where(RefereeEvent.user_id == user.id).limit(1)
+        ):
+            continue
+        db.session.add(RefereeEvent(user_id=user.id, event_id=event.id))

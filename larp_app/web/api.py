@@ -8,6 +8,7 @@ from flask import Blueprint, Response, abort, g, jsonify, request
 from flask_babel import get_locale
 from flask_wtf.csrf import generate_csrf, validate_csrf
 from sqlalchemy import bindparam, select
+from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.orm import contains_eager, defer
 from werkzeug.exceptions import HTTPException
 from wtforms import ValidationError
@@ -43,6 +44,7 @@ from .display import entry_summary, public_base_url
 from .fair import costly
 from .hygiene import MAX_ID, api_error, http_api_error
 from .openapi import document
+from .unavailable import batch_cut_short
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -619,11 +621,18 @@ def post_sync():
         raise rules.InvalidInput(
             [rules.Problem("entries", "too_many", {"max": MAX_SYNC, "got": len(items)})]
         )
-    results = []
-    worked = assigned_events(g.user)  # read once for the batch
-    for item in items:
-        results.append(sync_one(g.user, item, worked))
-        db.session.commit()
-    now = now_utc()
-    voided = voided_for(g.user, recently_logged(g.user, now), now)
+    results: list[dict] = []
+    in_commit = False
+    try:
+        worked = assigned_events(g.user)  # read once for the batch
+        for item in items:
+            result = sync_one(g.user, item, worked)
+            in_commit = True
+            db.session.commit()
+            in_commit = False
+            results.append(result)
+        now = now_utc()
+        voided = voided_for(g.user, recently_logged(g.user, now), now)
+    except (OperationalError, InterfaceError) as failure:  # some were stored: say how many
+        return batch_cut_short(failure, results, len(items), in_commit)
     return jsonify({"results": results, "conflicts": [voided_json(v) for v in voided]})

@@ -410,7 +410,9 @@ _ROUTES: dict[str, Any] = {
                 "and kept for the organisers' board, never stored under the caller's name. "
                 "The answer lists {id, status: stored|duplicate|refused|invalid|held|"
                 "unknown_character, entry?, state?, code?, message?} in order, and conflicts: "
-                "the caller's entries that stopped counting (Voided)",
+                "the caller's entries that stopped counting (Voided). A batch the database "
+                "failed part way through answers 503 cut_short with the results of the entries "
+                "answered before, and stored, answered, total and left: send the rest again",
                 "requestBody": {
                     "content": {
                         "application/json": {

@@ -74,8 +74,12 @@ async function send(api, csrf, items, held = []) {
       held: held.map((item) => wire(item, sentAt)),
     }),
   });
-  if (!response.ok) throw new SyncStopped(`HTTP ${response.status}`); // 503: wait, try again
-  return response.json();
+  if (response.ok) return response.json();
+  // A batch the server's database cut part way: the entries answered are answered, every
+  // other one stays pending until an answer comes (503: wait, try again).
+  const body = await response.json().catch(() => null);
+  if (!Array.isArray(body?.results)) throw new SyncStopped(`HTTP ${response.status}`);
+  return { ...body, cutShort: body.message || `HTTP ${response.status}` };
 }
 
 // What became of an item, from the server's answer (`me`: who sent it). Someone else's
@@ -129,7 +133,7 @@ export function syncOutbox(api = "/api/v1") {
     for (let i = 0; i < Math.max(items.length, unreported.length ? 1 : 0); i += BATCH) {
       const chunk = items.slice(i, i + BATCH);
       const held = i === 0 ? unreported.slice(0, BATCH) : [];
-      const { results, conflicts } = await send(api, me.csrf_token, chunk, held);
+      const { results, conflicts, cutShort } = await send(api, me.csrf_token, chunk, held);
       if (conflicts) await keepVoided(conflicts); // the referee's entries that stopped counting
       const byId = new Map(results.map((r) => [r.id, r]));
       const states = new Map(); // each character's state after its last entry stored
@@ -160,6 +164,10 @@ export function syncOutbox(api = "/api/v1") {
         tx.objectStore("meta").put(Date.now(), "lastSync");
       });
       announce({ type: "synced", results });
+      if (cutShort) {
+        announce({ type: "sync-failed", reason: cutShort });
+        throw new SyncStopped(cutShort);
+      }
     }
     await forgetOld();
     return { sent, refused };
