@@ -63,6 +63,9 @@ PAGES = (
     "/characters/1/sheet",
     "/console/1",
     "/referee/events/1",
+    "/referee/",
+    "/scan",
+    "/events/1/continue",
 )
 EXPORTS = ("/events/1/export/states.csv", "/events/1/export/log.csv")
 # snake_case words shown as text: a key or a code where words belong.
