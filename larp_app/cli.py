@@ -36,6 +36,7 @@ from .services.users import (
     set_password,
     tokens_of,
 )
+from .services.words import badge_words
 
 sheets_cli = AppGroup("sheets", help="Check, convert and import character sheets.")
 log_cli = AppGroup("log", help="Work with exported referee logs.")
@@ -465,7 +466,7 @@ def badges_print_command(event_id, out, layout, paper, faction, only_new, base_u
         event,
         out,
         base=base,
-        labels=badge_labels(),
+        labels=badge_words(badge_labels(), event.ruleset),
         layout=layout,
         paper=paper,
         faction=faction,

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from .problems import Checker
 from .schema import SheetSchema
 from .tables import TableParser, TableSet
+from .vocabulary import NEUTRAL, Vocabulary
 
 if TYPE_CHECKING:
     from .kinds import EntryKind
@@ -90,10 +91,16 @@ class Ruleset:
     # (params, language) -> either, for a sentence worded by a count. ``{name}``: a parameter.
     refusals: Mapping[str, Any] = field(default_factory=dict)
     problems: Mapping[str, Any] = field(default_factory=dict)
-    # The event settings its rules read beyond those of every rule system (the turn, the
-    # tables, the windows), of ``larp_app.rules.settings.OPTIONS``: the settings form offers
-    # only these, and a rule system that declares none offers none of them.
-    event_options: tuple[str, ...] = ()
+    # Its words (larp_app.rules.vocabulary): every screen, export and printed sheet names its
+    # quantities, wound levels and derived values so. None: the host's neutral words.
+    vocabulary: Vocabulary | None = None
+    # The shared event settings it reads (of larp_app.rules.settings.OPTIONS): the
+    # settings form offers only these, beside its own fields (its ``settings.html``).
+    settings_offered: tuple[str, ...] = ()
+
+    def words(self) -> Vocabulary:
+        """Its vocabulary, or the host's neutral words when it declares none."""
+        return self.vocabulary or NEUTRAL
 
     def schema(self) -> SheetSchema | None:
         """The sheet schema, read once."""

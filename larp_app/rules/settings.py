@@ -25,7 +25,7 @@ KNOWN_KEYS = (
     "entry_max_age_hours",
 )
 SAVES = ("app", "referee")  # who rolls the saves: the app (seeded), or referees enter them
-# Settings a rule system reads only if it declares them (``Ruleset.event_options``): the
+# Settings a rule system reads only if it declares them (``Ruleset.settings_offered``): the
 # optional rule of armour breaking, who rolls the saves, the dice seed.
 OPTIONS = ("armour_breaks", "saves", "seed")
 

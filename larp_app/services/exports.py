@@ -26,6 +26,7 @@ from .. import rules
 from ..messages import refusal_message
 from ..models import Event
 from .report import Outcome, Report, event_report
+from .words import quantity_name, tracks, wound_shown
 
 BOM = "\ufeff"
 
@@ -36,6 +37,7 @@ STATE_COLUMNS = (
     "faction",
     "withdrawn",
     "wound",
+    "wound_words",
     "alive",
     "hp",
     "hp_max",
@@ -73,6 +75,8 @@ def state_row(outcome: Outcome) -> dict[str, Any]:
         "faction": c.faction or "",
         "withdrawn": c.withdrawn_at is not None,
         "wound": final.wound,
+        # The same in the rule system's words, in the reader's language.
+        "wound_words": wound_words(final.wound, final.sheet.ruleset, final.extra.get("level")),
         "alive": final.wound != "dead",
         "hp": final.state.hp,
         "hp_max": final.sheet.hp_max,
@@ -153,15 +157,10 @@ def local(instant: datetime | None, zone: tzinfo | None) -> datetime | None:
     return instant.astimezone(zone).replace(microsecond=0, tzinfo=None)
 
 
-def wound_words(wound: str) -> str:
-    """A wound level in the reader's words (the one place exports name wound levels)."""
-    words = {
-        "ok": _("on their feet"),
-        "grievous": _("gravely wounded"),
-        "dying": _("dying"),
-        "dead": _("dead"),
-    }
-    return words.get(wound, wound)
+def wound_words(wound: str, ruleset: str | None, level: str | None = None) -> str:
+    """A wound level in the reader's words, as its rule system calls it (its own wound
+    track's ``level`` first): the one place exports name wound levels."""
+    return wound_shown(wound, ruleset, level)["word"]
 
 
 @dataclass(frozen=True)
@@ -189,57 +188,48 @@ def export_tables(event: Event, now: datetime, zone: tzinfo | None, say: Words) 
 
 
 def _states_table(report: Report, zone: tzinfo | None, say: Words) -> Table:
-    columns = (
-        _("Character id"),
-        _("Player"),
-        _("Character"),
-        _("Faction"),
-        _("Withdrawn"),
-        _("Wound"),
-        _("Alive"),
-        _("Hit points"),
-        _("Hit points at most"),
-        _("Points lost"),
-        _("Armour"),
-        _("Armour at most"),
-        _("Energy"),
-        _("Energy at most"),
-        _("Statuses"),
-        _("Knock-outs"),
-        _("Died at"),
-        _("Died by (entry)"),
-        _("Died by (what)"),
-        _("Died by (who)"),
-    )
-    rows = []
-    for o in report.outcomes:
-        c, final, by = o.character, o.final, o.died_by
-        statuses = ", ".join(say.statuses.get(s.key, s.key) for s in final.state.statuses)
-        rows.append(
-            [
-                c.id,
-                c.player,
-                c.name,
-                c.faction or "",
-                c.withdrawn_at is not None,
-                wound_words(final.wound),
-                final.wound != "dead",
-                final.state.hp,
-                final.sheet.hp_max,
-                o.points_lost,
-                final.state.ap,
-                final.sheet.ap_max,
-                final.state.energy,
-                final.sheet.energy_max,
-                statuses,
-                len(o.knocked_out),
-                local(o.died_at, zone),
-                by.id if by else None,
-                _what(by, say) if by else None,
-                by.author if by else None,
-            ]
-        )
-    return Table(_("Final states"), columns, rows)
+    """One row per character; a quantity its rule system does not track has no columns."""
+    key = report.event.ruleset
+    hp, ap, energy = (quantity_name(key, q) for q in ("hp", "ap", "energy"))
+    at_most = _("%(name)s at most", name=hp)
+    cells: list[tuple[str, Callable[[Outcome], Any]]] = [
+        (_("Character id"), lambda o: o.character.id),
+        (_("Player"), lambda o: o.character.player),
+        (_("Character"), lambda o: o.character.name),
+        (_("Faction"), lambda o: o.character.faction or ""),
+        (_("Withdrawn"), lambda o: o.character.withdrawn_at is not None),
+        (
+            _("Wound"),
+            lambda o: wound_words(o.final.wound, o.final.sheet.ruleset, o.final.extra.get("level")),
+        ),
+        (_("Alive"), lambda o: o.final.wound != "dead"),
+        (hp, lambda o: o.final.state.hp),
+        (at_most, lambda o: o.final.sheet.hp_max),
+        (_("Points lost"), lambda o: o.points_lost),
+    ]
+    if tracks(key, "ap"):
+        cells += [
+            (ap, lambda o: o.final.state.ap),
+            (_("%(name)s at most", name=ap), lambda o: o.final.sheet.ap_max),
+        ]
+    if tracks(key, "energy"):
+        cells += [
+            (energy, lambda o: o.final.state.energy),
+            (_("%(name)s at most", name=energy), lambda o: o.final.sheet.energy_max),
+        ]
+    cells += [
+        (
+            _("Statuses"),
+            lambda o: ", ".join(say.statuses.get(s.key, s.key) for s in o.final.state.statuses),
+        ),
+        (_("Knock-outs"), lambda o: len(o.knocked_out)),
+        (_("Died at"), lambda o: local(o.died_at, zone)),
+        (_("Died by (entry)"), lambda o: o.died_by.id if o.died_by else None),
+        (_("Died by (what)"), lambda o: _what(o.died_by, say) if o.died_by else None),
+        (_("Died by (who)"), lambda o: o.died_by.author if o.died_by else None),
+    ]
+    rows = [[cell(o) for _name, cell in cells] for o in report.outcomes]
+    return Table(_("Final states"), tuple(name for name, _cell in cells), rows)
 
 
 def _what(entry: rules.Entry, say: Words) -> str:

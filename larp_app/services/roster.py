@@ -25,6 +25,7 @@ from ..rules.kinds import CONSOLE_FORM
 from ..rules.wire import settings_to_wire, sheet_to_wire, state_to_wire
 from .events import event_settings, status_catalogue
 from .snapshots import Row, Since, View, snapshots, spending, state_of
+from .words import ruleset_words
 
 
 def badge_hash(event_id: int, presented: str) -> str:
@@ -146,6 +147,10 @@ def event_kit(event: Event, locale: str) -> dict[str, Any]:
         "damage_types": _damage_types(event, locale),
         # Its own refusal codes in its words (the app's are the console page's).
         "refusals": own_refusals(event.ruleset, locale),
+        # The rule system's words in the UI language: its quantities, wound levels and own
+        # levels, the figures it shows (larp_app.rules.vocabulary); the console shows only
+        # the quantities it tracks.
+        "words": ruleset_words(event.ruleset, locale),
         # What the phone's fold reads (static/js/lib/fold.js): settings and catalogue.
         "fold": settings_to_wire(settings, status_catalogue(event)),
     }
@@ -278,8 +283,11 @@ def phone_roster(
     events = db.session.scalars(query).all()
     kept = snapshots()
     views = [kept.view(e, at) for e in events]
-    token = roster_token(views)
-    held = read_roster_token(since)
+    # The version names the language: the events' kits are in it, and a phone whose referee
+    # changed language gets them whole again in the new one.
+    token = f"{locale}|{roster_token(views)}"
+    held_locale, _, held_since = (since or "").rpartition("|")
+    held = read_roster_token(held_since) if held_locale == locale else None
     if held is not None and set(held) == {e.id for e in events}:
         if all(v.unchanged(held[e.id], e.version) for e, v in zip(events, views, strict=True)):
             return token, None

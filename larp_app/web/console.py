@@ -27,9 +27,11 @@ from .rulesets import ruleset_template
 bp = Blueprint("console", __name__)
 
 
-def console_parts() -> list[str]:
-    """Each rule system's part of the console (``console.html`` in its templates), if any."""
-    parts = (ruleset_template(key, "console.html") for key in rules.ruleset_keys())
+def console_parts(key: str | None = None) -> list[str]:
+    """The rule system ``key``'s part of the console (``console.html`` in its templates), if
+    any; every rule system's for the offline shell (``key`` None), which serves any character."""
+    keys = rules.ruleset_keys() if key is None else [key]
+    parts = (ruleset_template(k, "console.html") for k in keys)
     return [part for part in parts if part]
 
 
@@ -52,9 +54,13 @@ def _page(character: Character | None):
         "console/console.html",
         character=character,
         config=json.dumps(config, ensure_ascii=False),
-        ruleset_parts=console_parts(),
+        ruleset_parts=console_parts(ruleset),
         entry_kinds=lambda: rules.entry_kinds(ruleset),
         kind_words=partial(kind_words, ruleset=ruleset),
+        # Only the actions its rules apply (the offline shell, for any character, has them all
+        # and its script hides the others).
+        coup_offered=ruleset is None
+        or "coup_de_grace" in rules.kinds_handled(rules.get_ruleset(ruleset)),
     )
 
 

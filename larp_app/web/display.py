@@ -14,6 +14,16 @@ from .. import rules
 from ..messages import refusal_message, ruleset_text
 from ..services.refusals import refusal_words
 from ..services.roster import original_and_translation as both_languages
+from ..services.words import (
+    derived_name,
+    figures_shown,
+    quantity_name,
+    ruleset_name,
+    ruleset_words,
+    status_name,
+    tracks,
+    wound_shown,
+)
 from .field_names import field_name, problem_line, shown_value, tabletop_rows
 
 
@@ -132,4 +142,12 @@ def register(app: Flask) -> None:
         tabletop_rows=tabletop_rows,
         refusal_text=lambda code, **params: refusal_message(code, params),
         refusal_words=refusal_words,
+        ruleset_words=ruleset_words,
+        ruleset_name=ruleset_name,
+        wound_shown=wound_shown,
+        quantity_name=quantity_name,
+        tracks=tracks,
+        derived_name=derived_name,
+        status_name=status_name,
+        figures_shown=figures_shown,
     )

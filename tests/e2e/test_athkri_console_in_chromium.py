@@ -75,7 +75,7 @@ def roll(page, condition):
 
 def test_a_fresh_athkri_character_is_stable_and_shows_no_save(live_server, phone, athkri):
     open_console(phone, live_server, athkri["id"])
-    expect(phone.locator("[data-level-word]")).to_have_text("Stable")
+    expect(phone.locator("[data-wound-word]")).to_have_text("Estable (stable)")
     expect(phone.locator("[data-save]")).to_be_hidden()
     # The checks offered are those of the conditions held: none yet, Confused once put on.
     expect(more(phone).get_by_role("button", name="Roll Confused")).to_be_hidden()
@@ -91,7 +91,7 @@ def test_a_pierce_blow_of_every_point_knocks_out_with_a_save_ticking(live_server
     open_console(phone, live_server, athkri["id"])
     knock_out(phone, athkri["hp"])
     expect(phone.locator("[data-hp]")).to_have_text("0")
-    expect(phone.locator("[data-level-word]")).to_have_text("Unconscious")
+    expect(phone.locator("[data-wound-word]")).to_have_text("Inconsciente (unconscious)")
     expect(phone.locator("[data-save]")).to_be_visible()
     expect(phone.locator("[data-save-left]")).to_have_text(re.compile(r"^0[01]:\d\d$"))
     first = phone.inner_text("[data-save-left]")
@@ -134,17 +134,17 @@ def test_where_referees_roll_saves_the_console_asks_for_the_indefenso_save(
         change_settings(event, {**event.settings, "saves": "referee"})
         db.session.commit()
     open_console(phone, live_server, athkri["id"])
-    expect(phone.locator("[data-indefenso-save]")).to_be_hidden()
+    expect(phone.locator(".sheet-row[data-due]")).to_be_hidden()
     phone.get_by_role("button", name="More", exact=True).click()
     phone.get_by_role("button", name="Status", exact=True).click()
     phone.locator("[data-status-picker] button", has_text="Helpless").click()
     expect(phone.locator("[data-statuses] li")).to_have_count(1)
     knock_out(phone, 2 * athkri["fisico"])
-    expect(phone.locator("[data-indefenso-due]")).to_contain_text("a failure kills")
-    asked = more(phone).locator("[data-indefenso-save]")
+    expect(phone.locator("p[data-due]")).to_contain_text("a failure kills")
+    asked = more(phone).locator(".sheet-row[data-due]")
     expect(asked).to_be_visible()
     asked.get_by_role("button", name=re.compile("failed")).click()
-    expect(phone.locator("[data-level-word]")).to_have_text("Dead")
+    expect(phone.locator("[data-wound-word]")).to_have_text("Muerto (dead)")
     expect(asked).to_be_hidden()
 
 

@@ -13,7 +13,16 @@ from ..web.helpers import make_user
 SHEET = json.loads(
     (Path(__file__).resolve().parents[1] / "data" / "athkri-sheet.json").read_text("utf-8")
 )  # Maurick: PS 20, Físico 4 (Malherido at 4 PS), Blindaje 2
-ENGLISH = ["Hit points", "Next save", "Recent rolls", "Unconscious", "Badly wounded", "Roll "]
+ENGLISH = [
+    "Hit points",
+    "gravely wounded",
+    "dying",
+    "Next save",
+    "Recent rolls",
+    "Unconscious",
+    "Badly wounded",
+    "Roll ",
+]
 
 
 @pytest.fixture
@@ -71,11 +80,11 @@ def test_an_athkri_event_is_set_up_and_refereed_in_spanish(live_server, browser,
     # The referee's phone speaks Spanish by itself (es-ES).
     log_in(phone, live_server, "arbitro", password)
     phone.goto(live_server + "/console/1")
-    expect(phone.locator("[data-level-word]")).to_have_text("Estable")
-    assert "Puntos de vida" in phone.inner_text(".big-numbers")
+    expect(phone.locator("[data-wound-word]")).to_have_text("Estable")
+    assert "Puntos de Salud" in phone.inner_text(".big-numbers")
 
     hit(phone, 16)  # PS 4 = Físico: Malherido, and a 1o3d10 is one level lower
-    expect(phone.locator("[data-level-word]")).to_have_text("Malherido")
+    expect(phone.locator("[data-wound-word]")).to_have_text("Malherido")
     more = phone.locator('.bar-main [data-open="more"]')
     more.click()
     phone.get_by_role("button", name="Tirada 1o3d10").click()
@@ -91,10 +100,10 @@ def test_an_athkri_event_is_set_up_and_refereed_in_spanish(live_server, browser,
     expect(result).to_contain_text(re.compile(r"/ 12 (✓ superada|✖ fallida)"))
 
     hit(phone, 4)  # PS 0: unconscious, a Físico save at the end of each 10 s turn
-    expect(phone.locator("[data-level-word]")).to_have_text("Inconsciente")
+    expect(phone.locator("[data-wound-word]")).to_have_text("Inconsciente")
     track = phone.locator("[data-track]")
     expect(track).to_contain_text(re.compile(r"Próxima salvación en 00:(0\d|10)"))
-    expect(track).to_contain_text("un fallo: −4 puntos de vida")
+    expect(track).to_contain_text("un fallo: −4 PS")
 
     more.click()
     phone.get_by_role("button", name="Estado", exact=True).click()
@@ -111,6 +120,61 @@ def test_an_athkri_event_is_set_up_and_refereed_in_spanish(live_server, browser,
 
     text = phone.inner_text("body")
     assert [word for word in ENGLISH if word in text] == []
+
+
+def test_the_athkri_console_speaks_spanish_after_the_phone_kept_it_in_italian(
+    live_server, browser, organiser, phone
+):
+    """A referee who used the app in Italian switches to Spanish: the console's conditions,
+    checks, wound level and quantities are Athkri's, in Spanish (never EX Nihilo's words)."""
+    desk = browser.new_page()
+    password = set_up_the_event(desk, live_server, organiser)
+    log_in(phone, live_server, "arbitro", password)
+    phone.get_by_role("button", name="Italiano").click()
+    phone.goto(live_server + "/console/1")
+    expect(phone.locator("[data-wound-word]")).to_have_text("Estable (stabile)")
+    more = phone.locator('.bar-main [data-open="more"]')
+    more.click()
+    phone.get_by_role("button", name="Status", exact=True).click()
+    expect(phone.locator("[data-status-picker]")).to_contain_text("Afferrato")
+    phone.locator('[data-dialog="status"] [data-close]').click()
+
+    phone.goto(live_server + "/referee/")
+    phone.get_by_role("button", name="Español").click()  # the page's footer
+    phone.goto(live_server + "/console/1")
+    expect(phone.locator("[data-wound-word]")).to_have_text("Estable")
+    numbers = phone.locator(".big-numbers")
+    expect(numbers).to_contain_text("Puntos de Salud")
+    expect(numbers).to_contain_text("Blindaje")
+    expect(numbers).to_contain_text("Maná")
+
+    hit(phone, 16)  # PS 4 = Físico: Malherido
+    head = phone.locator(".console-head")
+    expect(phone.locator("[data-wound-word]")).to_have_text("Malherido")
+    expect(phone.locator("[data-wound-icon]")).to_have_text("▲")
+    expect(head).to_contain_text("daño 16/24")
+    assert "gravemente herido" not in head.inner_text()
+
+    more.click()
+    phone.get_by_role("button", name="Estado", exact=True).click()
+    picker = phone.locator("[data-status-picker]")
+    for spanish in ("Agarrado", "Cegado", "Confundido", "Daño continuo"):
+        expect(picker).to_contain_text(spanish)
+    for italian in ("Afferrato", "Accecato", "Confuso", "Danno continuo"):
+        assert italian not in picker.inner_text()
+    picker.locator("button", has_text="Confundido").click()
+    more.click()
+    expect(phone.get_by_role("button", name="Tirar Confundido")).to_be_visible()
+    assert "Tirar Confuso" not in phone.locator('[data-dialog="more"]').inner_text()
+    phone.locator('[data-dialog="more"] > [data-close]').click()
+
+    hit(phone, 4)  # PS 0: Inconsciente, never EX Nihilo's "Morente" / "moribundo"
+    expect(phone.locator("[data-wound-word]")).to_have_text("Inconsciente")
+    expect(phone.locator("[data-wound-icon]")).to_have_text("✚")
+    text = phone.inner_text("body")
+    assert [
+        w for w in ("Morente", "moribundo", "gravemente herido", "Puntos de vida") if w in text
+    ] == []
 
 
 @pytest.fixture

@@ -81,7 +81,7 @@ def screen(page):
     shown["dies"] = death.get_attribute("data-at") if death.is_visible() else None
     shown["armour_destroyed"] = page.locator("[data-armour-destroyed]").is_visible()
     shown["level"] = (
-        page.inner_text("[data-level-word]") if page.locator("[data-track]").is_visible() else None
+        page.inner_text("[data-wound-word]") if page.locator("[data-track]").is_visible() else None
     )
     return shown
 
@@ -200,11 +200,10 @@ def test_an_athkri_blow_of_twenty_knocks_out_with_the_first_save_to_come(
     app, server, phone, athkri
 ):
     go_offline(phone, server, athkri)
-    expect(phone.locator("[data-level-word]")).to_have_text("Stable")
+    expect(phone.locator("[data-wound-word]")).to_have_text("Estable (stable)")
     tap_hit(phone, damage=20, pierce=True)
     not_yet_confirmed(phone)
-    expect(phone.locator("[data-wound-word]")).to_have_text("dying")
-    expect(phone.locator("[data-level-word]")).to_have_text("Unconscious")
+    expect(phone.locator("[data-wound-word]")).to_have_text("Inconsciente (unconscious)")
     expect(phone.locator("[data-save]")).to_be_visible()
     expect(phone.locator("[data-save-left]")).to_have_text(re.compile(r"^0[01]:\d\d$"))
     offline = screen(phone)

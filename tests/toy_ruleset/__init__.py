@@ -24,6 +24,8 @@ from larp_app.rules.state import State
 from larp_app.rules.statuses import parse_status_catalogue
 from larp_app.rules.tables import TableSet
 
+from .vocabulary import VOCABULARY
+
 KEY = "toy"
 VIGOUR = (1, 10)
 KNACK_LENGTH, NOTES_LENGTH = 60, 500
@@ -165,4 +167,5 @@ RULESET = Ruleset(
     advance_wounds=advance_wounds,
     package_dir=Path(__file__).resolve().parent,
     sheet_schema=SCHEMA,
+    vocabulary=VOCABULARY,
 )

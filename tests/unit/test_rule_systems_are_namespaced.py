@@ -124,8 +124,8 @@ def test_a_second_rule_system_of_a_known_key_is_refused_in_words():
 
 
 def test_each_rule_system_declares_the_event_settings_its_rules_read():
-    assert rules.get_ruleset("ex-nihilo").event_options == ("armour_breaks",)
-    assert rules.get_ruleset("athkri").event_options == ("armour_breaks", "saves", "seed")
-    assert TOY.event_options == ()
+    assert rules.get_ruleset("ex-nihilo").settings_offered == ("armour_breaks",)
+    assert rules.get_ruleset("athkri").settings_offered == ("seed", "saves")
+    assert TOY.settings_offered == ()
     for ruleset in rules.rulesets():
-        assert set(ruleset.event_options) <= set(OPTIONS)
+        assert set(ruleset.settings_offered) <= set(OPTIONS)

@@ -272,7 +272,9 @@ def test_where_referees_enter_saves_the_api_asks_for_the_indefenso_save(organise
         "dead",
         0,
     )
-    assert "data-indefenso-save hidden" in organiser.get("/console/1").get_data(as_text=True)
+    assert 'data-due="indefenso_save_due" hidden' in organiser.get("/console/1").get_data(
+        as_text=True
+    )
 
 
 @pytest.mark.parametrize("page", ["/characters/1", "/events/1/print"])

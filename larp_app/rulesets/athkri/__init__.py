@@ -45,6 +45,7 @@ from .schema import (
     SCHEMA,
     TEXT_LENGTH,
 )
+from .vocabulary import VOCABULARY
 
 if TYPE_CHECKING:
     from larp_app.rules.entries import Heal, Hit, StatusOn
@@ -816,7 +817,6 @@ RULESET = Ruleset(
     sheet_schema=SCHEMA,
     refusals=REFUSALS,
     problems=PROBLEMS,
-    # Its blows may break the armour (the optional rule), its saves are rolled by the app or
-    # entered by referees, its dice follow the event's seed.
-    event_options=("armour_breaks", "saves", "seed"),
+    vocabulary=VOCABULARY,
+    settings_offered=("seed", "saves"),
 )

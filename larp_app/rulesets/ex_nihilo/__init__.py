@@ -37,6 +37,7 @@ from .schema import (
     TEXT_LENGTH,
     WEAPON_KINDS,
 )
+from .vocabulary import VOCABULARY
 
 if TYPE_CHECKING:
     from larp_app.rules.entries import CoupDeGrace, Heal, Hit
@@ -528,5 +529,6 @@ RULESET = Ruleset(
     sheet_schema=SCHEMA,
     armour_kept=armour_kept,
     problems=PROBLEMS,
-    event_options=("armour_breaks",),  # it rolls no dice and has no saves
+    vocabulary=VOCABULARY,
+    settings_offered=("armour_breaks",),
 )

@@ -39,6 +39,7 @@ from ...services.badges import (
     rotate_player_link,
 )
 from ...services.characters import factions_of
+from ...services.words import badge_words
 from ..auth import login_required
 from ..display import public_base_url
 from . import bp
@@ -144,7 +145,7 @@ def print_badges(event_id: int):
         "faction": form.get("faction", ""),
         "only_new": form.get("only_new") == "on",
         "base": public_base_url(),
-        "labels": badge_labels(),
+        "labels": badge_words(badge_labels(), event.ruleset),
     }
     return _start(event, options)
 
@@ -229,7 +230,8 @@ def badge_png(character_id: int, side: str):
     if issued_elsewhere(character):
         db.session.commit()
         return Response(issued_elsewhere_text(), status=409, mimetype="text/plain")
-    face = badge_face(character, public_base_url(), badge_labels())
+    labels = badge_words(badge_labels(), character.event.ruleset)
+    face = badge_face(character, public_base_url(), labels)
     db.session.commit()
     return Response(
         badge_art.card_png(face, side), mimetype="image/png", headers={"Cache-Control": "no-store"}

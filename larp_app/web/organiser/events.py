@@ -103,11 +103,16 @@ def _settings_from_form(form, ruleset: str) -> dict[str, Any]:
     defaults = shipped_tables(ruleset)
     raw: dict[str, Any] = {
         "turn_seconds": number_or_text(form.get("turn_seconds")),
-        "optional_rules": {"armour_breaks": form.get("optional_rules.armour_breaks") == "on"},
-        "seed": form.get("seed", "").strip(),
-        "saves": form.get("saves", "app"),
         "roster_max_age_minutes": number_or_text(form.get("roster_max_age_minutes", "30")),
     }
+    # Only the shared settings the rule system reads are on its form (and so read back).
+    offered = rules.get_ruleset(ruleset).settings_offered
+    if "armour_breaks" in offered:
+        raw["optional_rules"] = {"armour_breaks": form.get("optional_rules.armour_breaks") == "on"}
+    if "seed" in offered:
+        raw["seed"] = form.get("seed", "").strip()
+    if "saves" in offered:
+        raw["saves"] = form.get("saves", "app")
     if form.get("entry_max_age_hours", "").strip():  # empty: the app's default
         raw["entry_max_age_hours"] = number_or_text(form.get("entry_max_age_hours"))
     tables = rules.get_ruleset(ruleset).form_tables(form, defaults)

@@ -15,6 +15,8 @@ import { setUpDice } from "./dice.js";
 import { setUpDeclaredKinds } from "./declared.js";
 import { createFeedback } from "./feedback.js";
 import {
+  applyVocabulary,
+  numbersLine,
   renderActionRules,
   renderAllowed,
   renderForeseen,
@@ -50,7 +52,10 @@ async function load() {
     await roster.refreshRoster(page.api);
     character = await roster.character(id);
   }
-  return character ? { character, event: await roster.event(character.event_id) } : null;
+  if (!character) return null;
+  // The page's kit, when it is this character's event, is in the page's language and newest.
+  const event = page.event?.id === character.event_id ? page.event : await roster.event(character.event_id);
+  return { character, event };
 }
 
 const loaded = await load();
@@ -70,6 +75,7 @@ const config = {
   ownKinds: event.own_kinds ?? [], // every kind of its own (the dice section shows for "dice")
   handled: event.handled_kinds ?? null, // the kinds its rules apply (null: a kit kept before)
   damageTypes: event.damage_types ?? [], // those a hit may name, physical first
+  words: event.words ?? null, // the rule system's words (null: a kit kept before they were in it)
   me: page.me,
   organiser: page.organiser,
   entries: `${page.api}/characters/${id}/entries`,
@@ -84,6 +90,7 @@ root.dataset.saves = config.saves ?? "";
 const foldContext = await loadFold(page.fold_module, event, character.sheet);
 let foreseen = null; // what the screen shows while entries wait: foresee()'s answer
 
+applyVocabulary(root, config.words, config.handled);
 renderActionRules(root, config.rules);
 root.querySelector("[data-name]").textContent = character.name;
 document.title = `${character.name} · ${words.console}`;
@@ -203,12 +210,7 @@ async function log(kind, fields = {}, said = words.stored) {
   return item;
 }
 
-const numbers = (state) =>
-  [
-    `${words.hpShort} ${state.hp}/${state.hp_max}`,
-    `${words.apShort} ${state.ap}/${state.ap_max}`,
-    ...(state.energy_max ? [`${words.energyShort} ${state.energy}/${state.energy_max}`] : []),
-  ].join(" · ");
+const numbers = (state) => numbersLine(state, words);
 
 // What an entry was, in a few words: "Hit ×2 (3)", "Heal 3", "Status Fear".
 function entryWhat(entry) {

@@ -1,7 +1,50 @@
 // Show a character's state: numbers, wound level in words and a symbol, countdowns, statuses.
 import { mmss, msUntil } from "../lib/clock.js";
 
-const ICONS = { ok: "●", grievous: "▲", dying: "✚", dead: "✖" };
+// The event's rule system's words (its kit's `words`: larp_app/rules/vocabulary.py): what it
+// calls its quantities, wound levels and own levels, and the figures it shows. Set once by
+// applyVocabulary; a kit kept before words were in it has none, and keeps the page's own.
+let vocabulary = { quantities: {}, wounds: {}, levels: {}, figures: {} };
+
+// The console shows only what the rule system has: the quantities it names (each under its
+// own name), the actions its rules apply (no Heal where it has none, no repair without armour).
+export function applyVocabulary(root, said, handled) {
+  if (!said) return;
+  vocabulary = { quantities: {}, wounds: {}, levels: {}, figures: {}, ...said };
+  for (const name of root.querySelectorAll("[data-quantity-name]")) {
+    const quantity = vocabulary.quantities[name.dataset.quantityName];
+    if (quantity) name.textContent = quantity.name;
+  }
+  for (const box of root.querySelectorAll("[data-quantity]")) {
+    box.hidden = !vocabulary.quantities[box.dataset.quantity];
+  }
+  const offered = (kind) => !handled || handled.includes(kind);
+  for (const button of root.querySelectorAll('[data-action="heal"]')) button.hidden = !offered("heal");
+  const armour = Boolean(vocabulary.quantities.ap) && offered("repair");
+  for (const button of root.querySelectorAll('[data-action="repair"], [data-action="repair-full"]')) {
+    button.hidden = !armour;
+  }
+}
+
+// "PS 4/24 · BL 0/0": the numbers of the quantities the rule system tracks, in its short words.
+export function numbersLine(state, words) {
+  const short = (key, fallback) => vocabulary.quantities[key]?.short ?? fallback;
+  const tracked = (key) => !Object.keys(vocabulary.quantities).length || vocabulary.quantities[key];
+  return [
+    ...(tracked("hp") ? [`${short("hp", words.hpShort)} ${state.hp}/${state.hp_max}`] : []),
+    ...(tracked("ap") ? [`${short("ap", words.apShort)} ${state.ap}/${state.ap_max}`] : []),
+    ...(state.energy_max && tracked("energy")
+      ? [`${short("energy", words.energyShort)} ${state.energy}/${state.energy_max}`]
+      : []),
+  ].join(" · ");
+}
+
+// The wound level in the rule system's words: its own level's word where its state has one.
+export function woundWords(state) {
+  const declared = vocabulary.wounds[state.wound];
+  const own = state.level !== undefined ? vocabulary.levels[state.level] : undefined;
+  return { icon: declared?.icon ?? "?", word: own ?? declared?.word ?? "" };
+}
 
 // `sheet`: the character's larp sheet as the phone holds it (maxima, what a break leaves);
 // `checks`: the event's random checks, to say what each roll kept in the state meant.
@@ -11,8 +54,17 @@ export function renderState(root, state, words, statusNames, sheet = {}, checks 
   };
   const wound = root.querySelector("[data-wound]");
   wound.className = `wound wound-${state.wound}`;
-  set("[data-wound-icon]", ICONS[state.wound] ?? "?");
-  set("[data-wound-word]", words[state.wound] ?? state.wound);
+  const shown = woundWords(state);
+  set("[data-wound-icon]", shown.icon);
+  set("[data-wound-word]", shown.word);
+  // The figures the rule system shows beside the level ("damage 13 / 24").
+  const figures = root.querySelector("[data-figures]");
+  if (figures) {
+    figures.textContent = Object.entries(vocabulary.figures)
+      .filter(([key]) => state[key] !== undefined && state[key] !== null)
+      .map(([key, f]) => `· ${f.name} ${state[key]}${f.of && state[f.of] != null ? `/${state[f.of]}` : ""}`)
+      .join(" ");
+  }
   set("[data-hp]", state.hp);
   set("[data-hp-max]", state.hp_max);
   set("[data-ap]", state.ap);
@@ -165,22 +217,19 @@ export function renderTrack(root, state, words, statusNames, checks = []) {
   panel.hidden = !tracked;
   if (body) body.hidden = !tracked;
   const refereeSaves = root.querySelector("[data-referee-saves]");
-  const helpless = root.querySelector("[data-indefenso-save]");
   if (!tracked) {
-    for (const part of [refereeSaves, helpless]) if (part) part.hidden = true;
+    for (const part of [refereeSaves, ...root.querySelectorAll("[data-due]")]) if (part) part.hidden = true;
     return;
   }
   const set = (selector, value) => {
     root.querySelector(selector).textContent = value;
   };
-  panel.querySelector("[data-level]").className = `wound wound-${state.wound}`;
-  set("[data-level-word]", words[levelWord(state.level)] ?? state.level);
-  set("[data-level-damage]", state.damage);
-  set("[data-level-dead-at]", state.dead_at_damage);
-  const extra = panel.querySelector("[data-extra-blindaje]");
-  if (extra) {
-    extra.hidden = !state.extra_blindaje;
-    set("[data-extra-blindaje-left]", state.extra_blindaje ?? 0);
+  // A figure of the state shown while it is not 0 (`data-shown-while`), its value inside.
+  for (const part of panel.querySelectorAll("[data-shown-while]")) {
+    const value = state[part.dataset.shownWhile];
+    part.hidden = !value;
+    const out = part.querySelector("[data-value]");
+    if (out) out.textContent = value ?? 0;
   }
 
   const save = root.querySelector("[data-save]");
@@ -193,10 +242,9 @@ export function renderTrack(root, state, words, statusNames, checks = []) {
   // Where referees enter saves, the "More" sheet offers them while one is due.
   if (refereeSaves) refereeSaves.hidden = save.hidden || root.dataset.saves !== "referee";
 
-  // Only where referees enter saves does one wait for them (the app rolls its own at once).
-  const helplessDue = state.indefenso_save_due > 0;
-  root.querySelector("[data-indefenso-due]").hidden = !helplessDue;
-  if (helpless) helpless.hidden = !helplessDue;
+  // What waits for a referee (a save to enter): each part marked with the figure of the
+  // state that counts what is due (`data-due`) shows while it is above 0.
+  for (const part of root.querySelectorAll("[data-due]")) part.hidden = !(state[part.dataset.due] > 0);
 
   const awake = root.querySelector("[data-awake]");
   awake.hidden = !state.awake_at || Boolean(state.died_at);
@@ -245,7 +293,6 @@ export function rollWords(roll, words, statusNames = {}, checks = []) {
 
 // The key of a word in the page's <template data-words>: ("level", "malherido") → levelMalherido.
 const wordKey = (prefix, value) => `${prefix}${value.charAt(0).toUpperCase()}${value.slice(1)}`;
-const levelWord = (level) => wordKey("level", level);
 
 function clockTime(iso) {
   const at = new Date(iso);
@@ -253,10 +300,8 @@ function clockTime(iso) {
 }
 
 function rollLabel(roll, words, statusNames) {
-  if (roll.what === "save") return words.rollSave;
-  if (roll.what === "indefenso") return words.rollIndefenso;
-  if (roll.what === "dice") return words.rollDice;
-  return statusNames[roll.what] ?? roll.what;
+  // "save" → the words' rollSave: the console's and its rule system's part's; else a condition.
+  return words[wordKey("roll", roll.what)] ?? statusNames[roll.what] ?? roll.what;
 }
 
 // "4 · 7 · 9 → middle 7 + 4 − 2 (Enfermo) = 9 / 12 ✖ failed" for a 1o3d10, with the
