@@ -27,9 +27,9 @@ from ..services.conflicts import (
     Voided,
     dismiss,
     dismissed_mark,
-    recently_logged,
     voided_for,
     voided_in,
+    voided_lately,
 )
 from ..services.entries import record_entry, state_of
 from ..services.events import archive_event, create_event
@@ -478,7 +478,7 @@ def get_state(character_id: int):
 def get_conflicts():
     """The caller's entries of the last day that stopped counting and are not dismissed."""
     now = now_utc()
-    voided = voided_for(g.user, recently_logged(g.user, now), now)
+    voided = voided_lately(g.user, now)
     return jsonify({"conflicts": [voided_json(v) for v in voided]})
 
 
@@ -625,5 +625,5 @@ def post_sync():
         results.append(sync_one(g.user, item, worked))
         db.session.commit()
     now = now_utc()
-    voided = voided_for(g.user, recently_logged(g.user, now), now)
+    voided = voided_lately(g.user, now)
     return jsonify({"results": results, "conflicts": [voided_json(v) for v in voided]})
