@@ -25,10 +25,12 @@ request on a connection of its own (a sync worker closes each one), for ``--seco
 - entries: ``20 × share`` a second in all, at random instants (Poisson), each a referee's
   on their console's character through ``/api/v1/sync`` as the phone's outbox sends it.
 
-Each client starts at a random instant of its first interval. Printed for each kind of
-request: count, p50, p99, max and outcomes; errors (time-outs, refused connections, 5xx);
-the server's CPU in cores (the gunicorn processes' CPU time from /proc over the wall time)
-and this load generator's; and per request (server CPU over requests answered).
+Every page is loaded once before the timing (its ETag held, as a page open since the morning
+holds one); then each client starts at a random instant of its first interval. Printed for
+each kind of request: count, p50, p99, max and outcomes; errors (time-outs, refused
+connections, 5xx); the server's CPU in cores (the gunicorn processes' CPU time from /proc
+over the wall time) and this load generator's; and per request (server CPU over requests
+answered).
 
 Then the same load, the same clients and the same instants, against ``bench/stored_json.py``:
 a minimal Flask app under the same gunicorn settings that answers each kind with the answer
@@ -69,6 +71,7 @@ import sqlalchemy
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import entries
 from entries import (
     HOST,
     ROOT,
@@ -158,6 +161,7 @@ class Plan:
     seconds: float
     seed: int
     board_since: bool
+    held: dict  # what each page holds from its load (prime): key -> {"etag", "version"}
 
 
 ENTRY_KINDS = (
@@ -197,8 +201,8 @@ async def drive(plan: Plan) -> list[tuple[str, float, float, str]]:
             await ask()
             await asyncio.sleep(seconds)  # after the answer, as lib/api.js's setTimeout
 
-    def poller(kind, path_of, headers):
-        held = {"etag": None}
+    def poller(kind, path_of, headers, key):
+        held = dict(plan.held.get(key) or {"etag": None})
 
         async def ask():
             sent = dict(headers)
@@ -215,23 +219,24 @@ async def drive(plan: Plan) -> list[tuple[str, float, float, str]]:
 
     tasks = []
     for secret in plan.players:
-        ask = poller("player", lambda s=secret: f"/p/{s}/live.json", {})
+        path = f"/p/{secret}/live.json"
+        ask = poller("player", lambda p=path: p, {}, path)
         tasks.append(every(PLAYER_SECONDS, ask))
     for token, character in plan.consoles:
         path = f"/api/v1/characters/{character}/state"
-        ask = poller("console", lambda p=path: p, {"Authorization": f"Bearer {token}"})
+        ask = poller("console", lambda p=path: p, {"Authorization": f"Bearer {token}"}, path)
         tasks.append(every(CONSOLE_SECONDS, ask))
     if plan.board:
         event_id, cookie = plan.board
-        held: dict = {}
+        board_held: dict = {}
 
         def board_path():
-            since = held.get("version")
+            since = board_held.get("version")
             base = f"/events/{event_id}/board.json"
             return f"{base}?since={since}" if plan.board_since and since else base
 
-        ask = poller("board", board_path, {"Cookie": cookie})
-        held = ask.held
+        ask = poller("board", board_path, {"Cookie": cookie}, "board")
+        board_held = ask.held
         tasks.append(every(BOARD_SECONDS, ask))
     if plan.roster and plan.consoles:
         version, etag = plan.roster
@@ -266,6 +271,30 @@ async def drive(plan: Plan) -> list[tuple[str, float, float, str]]:
     tasks.append(entries())
     await asyncio.gather(*tasks)
     return rows
+
+
+async def prime_pages(port, secrets, consoles, board, board_since) -> dict:
+    """Each page loaded once before the day is timed, as it was before the day began: what
+    each holds (its ETag; the board's version too)."""
+    held: dict = {}
+    gate = asyncio.Semaphore(8)
+
+    async def load(key, path, headers):
+        async with gate:
+            status, answer_headers, payload = await fetch(port, "GET", path, headers, None, 120)
+        if status == 200:
+            held[key] = {"etag": answer_headers.get("etag")}
+            if key == "board" and board_since:
+                held[key]["version"] = json.loads(payload)["version"]
+
+    asks = [load(f"/p/{s}/live.json", f"/p/{s}/live.json", {}) for s in secrets]
+    for token, character in consoles:
+        path = f"/api/v1/characters/{character}/state"
+        asks.append(load(path, path, {"Authorization": f"Bearer {token}"}))
+    event_id, cookie = board
+    asks.append(load("board", f"/events/{event_id}/board.json", {"Cookie": cookie}))
+    await asyncio.gather(*asks)
+    return held
 
 
 def run_plan(plan: Plan) -> tuple[list, float]:
@@ -419,13 +448,11 @@ def sample_answers(port, event_id, character, secret, token, cookie, board_since
     return {"answers": answers, "sync_result": json.loads(answer)["results"][0]}
 
 
-def roster_held(port, token, event_id) -> tuple[str, str]:
-    status, headers, body = get(
-        port, f"/api/v1/roster?event={event_id}", {"Authorization": f"Bearer {token}"}
-    )
-    if status != 200:
-        raise RuntimeError(f"roster: {status}")
-    return json.loads(body)["version"], headers.get("etag", "")
+def roster_held(samples: dict) -> tuple[str, str]:
+    """The version and ETag of the whole roster the app gave: what each phone holds (a whole
+    roster is a costly read, taken in turns: one is enough)."""
+    roster = samples["answers"]["roster"]
+    return json.loads(roster["body"])["version"], roster["etag"] or ""
 
 
 # --- the cost of each kind alone ----------------------------------------------------------
@@ -539,13 +566,13 @@ def run(args) -> None:
         )  # fmt: skip
         procs.append(stored)
         wait_ready(stored, stored_port, stored_log, "/ready")
-        held = roster_held(port, tokens[0], event_id)
-        stored_held = roster_held(stored_port, tokens[0], event_id)
+        held = stored_held = roster_held(samples)
 
         # Every worker's first view of the event is built before the timing (a warm day).
-        for _ in range(args.workers * 4):
+        for n in range(args.workers * 4):
             get(port, f"/events/{event_id}/board.json", {"Cookie": cookie})
-            get(port, f"/api/v1/roster?event={event_id}", {"Authorization": f"Bearer {tokens[0]}"})
+            bearer = {"Authorization": f"Bearer {tokens[n % len(tokens)]}"}
+            get(port, f"/api/v1/roster?event={event_id}&since={held[0]}", bearer)
 
         print(
             f"a {args.share:.0%} share of the day: {players:,} player pages every"
@@ -560,6 +587,9 @@ def run(args) -> None:
         )
 
         def plans(to_port, roster):
+            held = asyncio.run(
+                prime_pages(to_port, secrets, consoles, (event_id, cookie), args.board_since)
+            )
             return [
                 Plan(
                     to_port,
@@ -571,6 +601,7 @@ def run(args) -> None:
                     args.seconds,
                     1000 + n,
                     args.board_since,
+                    held,
                 )
                 for n, (part_players, part_consoles) in enumerate(
                     zip(split(secrets, args.procs), split(consoles, args.procs), strict=True)
@@ -662,6 +693,7 @@ def main() -> None:
     if not 1 <= args.procs <= 8 or not 1 <= args.workers <= 32:
         parser.error("--procs: 1 to 8; --workers: 1 to 32")
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
+    entries.START_TIMEOUT = 120  # a busy machine starts four workers slowly
     run(args)
 
 
