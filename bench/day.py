@@ -71,7 +71,6 @@ import sqlalchemy
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import entries
 from entries import (
     HOST,
     ROOT,
@@ -693,7 +692,6 @@ def main() -> None:
     if not 1 <= args.procs <= 8 or not 1 <= args.workers <= 32:
         parser.error("--procs: 1 to 8; --workers: 1 to 32")
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
-    entries.START_TIMEOUT = 120  # a busy machine starts four workers slowly
     run(args)
 
 
