@@ -1,7 +1,13 @@
 """Benchmark: referees' entries posted by concurrent clients, beside a bare insert server.
 
 Run from a checkout: ``.venv/bin/python bench/entries.py [--duration 10] [--load both]
-[--rounds 1] [--postgres URL] [--profile]``. Prints figures only.
+[--rounds 1] [--postgres URL] [--via sync|entries] [--logged 1,300] [--profile]``. Prints
+figures only.
+
+First (``--logged``), what one entry costs through ``/sync`` against how many characters its
+referee logged that day: a referee logs a note on each of 1 (then 300) characters, then posts
+30 entries one at a time; the median latency and the server's CPU per entry are printed (it
+should not grow with the count).
 
 One run serves two things with the same gunicorn settings (``-w 4 -k sync``) on the same
 kind of database: the app, and ``bench/bare_insert.py``, a bare Flask-SQLAlchemy server that
@@ -10,7 +16,9 @@ row and commits. At 16, then 64 clients, each client a thread with its own kept-
 http.client connection posting for a fixed duration, both are driven in turn (``--rounds``
 alternates which goes first) and the entries per second of each, and their ratio, are
 printed: the target is the app at ≥ 0.5 × the bare insert at 16 and at 64
-clients. Each also gets its server CPU per entry.
+clients. Each also gets its server CPU per entry. The app's entries go through ``/sync``
+(``--via sync``, the default: one entry a request, as the phone's outbox sends each as it is
+logged) or ``POST /api/v1/characters/ID/entries`` (``--via entries``).
 
 The database is a fresh SQLite file (WAL, synchronous=FULL) in a temporary directory, one
 for each server; with ``--postgres URL`` both use that PostgreSQL database instead, which
@@ -65,7 +73,7 @@ ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "larp_app" / "demo" / "ex-nihilo-sheet.json"
 HOST = "127.0.0.1"
 CLI_TIMEOUT = 120  # seconds, per CLI subprocess
-START_TIMEOUT = 30  # seconds for gunicorn to answer
+START_TIMEOUT = 120  # seconds for gunicorn to answer (a busy machine starts workers slowly)
 STOP_TIMEOUT = 15  # seconds for gunicorn to stop after SIGTERM, then SIGKILL
 REQUEST_TIMEOUT = 30  # seconds, per request
 MAX_REQUESTS_PER_CLIENT = 200_000  # a bound on every client loop besides its duration
@@ -293,6 +301,7 @@ class Target:
     prefix: str  # + "/characters/{id}/entries"
     token: str
     master: int  # gunicorn's pid
+    via_sync: bool = False  # POST /sync as the phone's outbox sends it (the app only)
 
 
 def client_loop(target: Target, character_id: int, clock: dict, go, out: ClientResult, poll):
@@ -303,6 +312,8 @@ def client_loop(target: Target, character_id: int, clock: dict, go, out: ClientR
     if poll:
         path = f"{target.prefix}/characters/{character_id}/state"
         headers = {"Authorization": f"Bearer {target.token}"}
+    elif target.via_sync:
+        path = f"{target.prefix}/sync"
     try:
         if not go.wait(timeout=60):
             return
@@ -310,6 +321,9 @@ def client_loop(target: Target, character_id: int, clock: dict, go, out: ClientR
         sent = 0
         while sent < MAX_REQUESTS_PER_CLIENT and time.monotonic() < deadline:
             body = json.dumps({"id": str(uuid.uuid4()), "at": now_z(), **CYCLE[sent % len(CYCLE)]})
+            if target.via_sync:
+                item = {**json.loads(body), "character": character_id, "sent_at": now_z()}
+                body = json.dumps({"entries": [item]})
             started = time.perf_counter()
             try:
                 if poll:
@@ -449,6 +463,59 @@ def report(phase: Phase, per_character: list[int] | None, what: str = "entries")
     return rate
 
 
+# --- an entry's cost against how many characters its referee logged ----------------------
+
+
+def post_sync(port: int, token: str, items: list[dict]) -> tuple[int, dict, float]:
+    """One ``POST /api/v1/sync`` of ``items``: its status, answer and latency."""
+    started = time.perf_counter()
+    status, answer = request_json(port, "POST", "/api/v1/sync", token, {"entries": items})
+    return status, answer, time.perf_counter() - started
+
+
+def note_on(character_id: int) -> dict:
+    return {
+        "id": str(uuid.uuid4()),
+        "at": now_z(),
+        "kind": "note",
+        "text": "bench: logged",
+        "character": character_id,
+        "sent_at": now_z(),
+    }
+
+
+def logged_phase(port: int, master: int, env: dict, organiser: str, counts, posts: int) -> None:
+    """For each count: a referee who logged a note on that many characters of an event today
+    posts ``posts`` entries, one at a time, through ``/sync``: ms per entry (latency and the
+    server's CPU). An entry's cost should not grow with the count."""
+    biggest = max(counts)
+    _, characters = create_event(port, organiser, "logged", biggest)
+    print(f"=== one entry through /sync, one at a time, against characters logged today ({posts}"
+          " entries each, after a warm-up of every worker)")  # fmt: skip
+    for count in counts:
+        token = create_token(env, f"bench-logged-{count}", "referee")
+        for start in range(0, count, 100):
+            items = [note_on(c) for c in characters[start : min(count, start + 100)]]
+            status, answer, _ = post_sync(port, token, items)
+            if status != 200:
+                raise RuntimeError(f"sync: {status} {answer}")
+        for _ in range(16):  # every worker reads (and keeps) what it needs once
+            post_sync(port, token, [note_on(characters[0])])
+        pids = server_pids(master)
+        before, times = cpu_seconds(pids), []
+        for _ in range(posts):
+            status, answer, took = post_sync(port, token, [note_on(characters[0])])
+            if status != 200 or answer["results"][0]["status"] != "stored":
+                raise RuntimeError(f"sync: {status} {answer}")
+            times.append(took)
+        used = (cpu_seconds(pids) - before) / posts * 1000
+        print(
+            f"referee who logged {count:>4} character(s): {median(times) * 1000:6.1f} ms per"
+            f" entry (median), server CPU {used:5.1f} ms per entry"
+        )
+    print()
+
+
 # --- profile --------------------------------------------------------------------------------
 
 
@@ -573,7 +640,7 @@ def run(args) -> None:
         procs.append(bare_proc)
         wait_ready(proc, port, log_path)
         wait_ready(bare_proc, bare_port, bare_log, "/ready")
-        app = Target("app", port, "/api/v1", referee, proc.pid)
+        app = Target("app", port, "/api/v1", referee, proc.pid, args.via == "sync")
         bare = Target("bare insert", bare_port, "", bare_token, bare_proc.pid)
         uris = {app.label: uri, bare.label: bare_uri}
 
@@ -585,12 +652,19 @@ def run(args) -> None:
         print("clients: threads in this process, one http.client connection each,", end=" ")
         print(f"{args.duration:g} s per phase")
         print("entries: hit/heal, note, status_on paura, spend/restore energy, cycling; at = now")
+        via = "POST /api/v1/sync, one entry each, as the phone's outbox sends them"
+        if args.via == "entries":
+            via = "POST /api/v1/characters/ID/entries"
+        print(f"the app's entries through: {via}")
         print()
 
         # Warm-up: every worker of each server answers a few POSTs before the timing.
         _, warm = create_event(port, organiser, "warm-up", 8)
         measure(app, warm, 8, 1.0)
         measure(bare, warm, 8, 1.0)
+
+        if args.logged:
+            logged_phase(port, proc.pid, env, organiser, args.logged, 30)
 
         ratios = {}
         last = None
@@ -658,6 +732,15 @@ def main() -> None:
     parser.add_argument(
         "--no-poll", action="store_true", help="leave out the unchanged state poll phase"
     )
+    parser.add_argument(
+        "--via", choices=("sync", "entries"), default="sync",
+        help="the app's entries through /sync as phones send them, or the entries API (sync)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--logged", type=lambda text: [int(n) for n in text.split(",") if n], default=[1, 300],
+        help="first, ms per /sync entry for referees who logged this many characters (1,300;"
+        " empty: none)",
+    )  # fmt: skip
     parser.add_argument(
         "--profile",
         action="store_true",

@@ -14,7 +14,8 @@ one beside it. Then ``gunicorn -w 4 -k sync`` serves it on 127.0.0.1, and for ea
 - roster: ``GET /api/v1/roster?event=ID`` whole (cold: a worker's first; warm: the median
   of the next ones), its size as sent and gzipped and brotli'd; a delta after one entry
   (``?since=``), and an unchanged refresh (``?since=`` with If-None-Match: a 304);
-- board: the organiser's ``board.json`` (warm), a poll after one entry, an unchanged poll;
+- board: the organiser's ``board.json`` (warm), a poll after one entry, an unchanged poll,
+  and as the page asks it, a poll ``?since=`` its version after one entry (its size too);
 - state: one character's ``/state``, and its 304;
 - entry: ``POST /api/v1/characters/ID/entries`` (a note), median of a few;
 - worker RSS (VmRSS of each gunicorn worker) after the event's requests.
@@ -277,6 +278,20 @@ def measure(port, referee, board_headers, event_id, characters, repeat, workers)
     figures["board after one entry"] = median_ms(after)
     if polls:
         figures["board unchanged"] = median_ms(polls)
+    # As the page asks it: the changes since the version it holds (its changed rows only).
+    answer, body, _ = board.request("GET", board_path)
+    version, changes, sizes = json.loads(body)["version"], [], []
+    for n in range(repeat):
+        character = characters[(n * 15485863) % len(characters)]
+        note = {"id": str(uuid.uuid4()), "kind": "note", "text": "bench", "at": now_z()}
+        api.request("POST", f"/api/v1/characters/{character}/entries", note)
+        answer, body, took = board.request("GET", f"{board_path}?since={version}")
+        changes.append(took)
+        sizes.append(len(body))
+        version = json.loads(body)["version"]
+    figures["board since, after one entry"] = median_ms(changes)
+    figures["board since bytes"] = statistics.median(sizes)
+    figures["board whole bytes"] = len(board.request("GET", board_path)[1])
 
     character = characters[len(characters) // 2]
     state_path = f"/api/v1/characters/{character}/state"

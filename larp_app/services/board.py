@@ -75,14 +75,18 @@ def conflict_words(conflict: Any) -> str | None:
     return None if conflict is None else refusal_message(conflict.code, conflict.params)
 
 
-def board_data(event: Event, now: datetime, view: View | None = None) -> Board:
-    """The board at ``now``: the event's kept view brought up to date."""
+def board_data(
+    event: Event, now: datetime, view: View | None = None, every_row: bool = True
+) -> Board:
+    """The board at ``now``: the event's kept view brought up to date. ``every_row`` False:
+    its ``rows`` left empty (an answer with the changed rows only lists those)."""
     view = view or snapshots().view(event, now)
     by_id = view.rows
-    rows = sorted(
-        (BoardRow(r, r.record.snapshot) for r in by_id.values()),
-        key=lambda row: (row.character.name, row.character.id),
-    )
+    every = (BoardRow(r, r.record.snapshot) for r in by_id.values())
+    if every_row:
+        every = sorted(every, key=lambda row: (row.character.name, row.character.id))
+    else:
+        every = [row for row in every if row.snapshot.wound == "dying"]
     conflicts = []
     for r in by_id.values():
         record = r.record
@@ -90,9 +94,9 @@ def board_data(event: Event, now: datetime, view: View | None = None) -> Board:
             conflicts.append(Logged(record.conflict_entries[c.id], r, c))
     in_conflict = {item.entry.id: item.conflict for item in conflicts}
     return Board(
-        rows=rows,
+        rows=every if every_row else [],
         dying=sorted(
-            (r for r in rows if r.snapshot.wound == "dying"),
+            (r for r in every if r.snapshot.wound == "dying"),
             key=lambda r: dying_order(r.snapshot, r.character.name, now),
         ),
         recent=_recent(event, by_id, in_conflict),

@@ -8,9 +8,11 @@ with the entry that caused it, until they dismiss it; the organiser's board list
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from flask import current_app
 from sqlalchemy import bindparam, func, select
 
 from .. import rules
@@ -96,14 +98,81 @@ def _not_dismissed(user: User, voided: list[Voided]) -> list[Voided]:
     return [v for v in mine if v.entry.id not in dismissed]
 
 
-def recently_logged(user: User, now: datetime) -> list[Character]:
-    """The characters ``user`` logged entries for lately."""
-    ids = select(Entry.character_id).where(
-        Entry.author_id == user.id, Entry.received_at >= now - RECENT
-    )
-    return list(
-        db.session.scalars(select(Character).where(Character.id.in_(ids)).order_by(Character.id))
-    )
+# An entry's ``received_at`` is its request's instant, committed before the request ends:
+# entries committed since a worker last looked were received at most this long before it.
+IN_FLIGHT = timedelta(minutes=5)
+
+
+@dataclass
+class _Logged:
+    looked: datetime  # when the worker last read the user's entries
+    latest: dict[int, datetime]  # character id -> the user's latest entry there
+
+
+class LoggedLately:
+    """A worker's note of the characters each user logged entries for lately: read whole
+    once, then only the entries received since it last looked (a cache: dropping it changes
+    no answer)."""
+
+    def __init__(self):
+        self.users: dict[int, _Logged] = {}
+        self.lock = threading.Lock()
+
+    def characters(self, user: User, now: datetime) -> list[int]:
+        """The ids of the characters ``user`` logged entries for in the ``RECENT`` before
+        ``now``."""
+        with self.lock:
+            known = self.users.get(user.id)
+        if known is None or now < known.looked:  # (a clock set back: read whole again)
+            since, latest = now - RECENT, {}
+        else:
+            since, latest = max(now - RECENT, known.looked - IN_FLIGHT), dict(known.latest)
+        found = db.session.execute(
+            select(Entry.character_id, func.max(Entry.received_at))
+            .where(Entry.author_id == user.id, Entry.received_at >= since)
+            .group_by(Entry.character_id)
+        )
+        for character_id, at in found:
+            if character_id not in latest or at > latest[character_id]:
+                latest[character_id] = at
+        oldest = now - RECENT
+        latest = {c: at for c, at in latest.items() if at >= oldest}
+        with self.lock:
+            self.users[user.id] = _Logged(now, latest)
+        return sorted(latest)
+
+
+def logged_lately() -> LoggedLately:
+    return current_app.extensions.setdefault("larp_logged_lately", LoggedLately())
+
+
+def voided_lately(user: User, now: datetime) -> list[Voided]:
+    """``voided_for`` the characters ``user`` logged entries for lately. Only characters
+    whose kept fold is not current, or has conflicts, are read: an entry's answer costs the
+    same whether its referee logged one character today or three hundred."""
+    ids = logged_lately().characters(user, now)
+    kept = snapshots()
+    needed = []
+    for start in range(0, len(ids), CHUNK):
+        for character_id, version in db.session.execute(
+            select(Character.id, Character.version).where(
+                Character.id.in_(ids[start : start + CHUNK])
+            )
+        ):
+            record = kept.records.get(character_id)
+            if record is None or record.version != version or record.folded.conflicts:
+                needed.append(character_id)
+    if not needed:
+        return []
+    characters = []
+    for start in range(0, len(needed), CHUNK):
+        characters += db.session.scalars(
+            select(Character).where(Character.id.in_(needed[start : start + CHUNK]))
+        )
+    return voided_for(user, sorted(characters, key=lambda c: c.id), now)
+
+
+CHUNK = 500  # character ids in one query
 
 
 # Every state poll asks it: built once.

@@ -28,9 +28,9 @@ from ..services.conflicts import (
     Voided,
     dismiss,
     dismissed_mark,
-    recently_logged,
     voided_for,
     voided_in,
+    voided_lately,
 )
 from ..services.entries import record_entry, state_of
 from ..services.events import archive_event, create_event
@@ -481,7 +481,7 @@ def get_state(character_id: int):
 def get_conflicts():
     """The caller's entries of the last day that stopped counting and are not dismissed."""
     now = now_utc()
-    voided = voided_for(g.user, recently_logged(g.user, now), now)
+    voided = voided_lately(g.user, now)
     return jsonify({"conflicts": [voided_json(v) for v in voided]})
 
 
@@ -633,7 +633,7 @@ def post_sync():
             in_commit = False
             results.append(result)
         now = now_utc()
-        voided = voided_for(g.user, recently_logged(g.user, now), now)
+        voided = voided_lately(g.user, now)
     except (OperationalError, InterfaceError) as failure:  # some were stored: say how many
         return batch_cut_short(failure, results, len(items), in_commit)
     return jsonify({"results": results, "conflicts": [voided_json(v) for v in voided]})

@@ -139,3 +139,35 @@ def test_the_board_and_the_end_of_session_fit_a_360_px_phone(app, demo, live_ser
     phone.click("button[type=submit]")
     phone.wait_for_url(live_server + "/events/1/board")
     assert "1" in phone.inner_text(".flash")
+
+
+def test_the_board_asks_for_changes_and_replaces_only_the_rows_that_changed(
+    app, demo, live_server, phone
+):
+    changed, _ = character(app, "Scout Greta Colombo")
+    quiet, _ = character(app, "Guardia Tobia Sala")
+    asked = []
+    phone.on(
+        "request", lambda request: asked.append(request.url) if "board.json" in request.url else 0
+    )
+    log_in(phone, live_server)
+    phone.goto(live_server + "/events/1/board")
+    phone.wait_for_function("() => document.querySelector('[data-board-sections]')")
+    for cid in (changed, quiet):  # a mark the server's HTML never carries
+        shown = f".roster-list [data-character='{cid}']"
+        phone.evaluate(f'document.querySelector("{shown}").dataset.kept = "yes"')
+    phone.evaluate("window.sameDocument = true")
+    log(app, "Scout Greta Colombo", "hit", blows=10, pierce=True)
+    phone.wait_for_selector(
+        f'.roster-list [data-character="{changed}"][data-wound="dying"]', timeout=10_000
+    )
+    phone.wait_for_selector(f'.dying-card[data-character="{changed}"]')
+    row = f'.roster-list [data-character="{quiet}"]'
+    assert phone.locator(row).get_attribute("data-kept") == "yes"  # left as it was
+    assert (
+        phone.locator(f'.roster-list [data-character="{changed}"]').get_attribute("data-kept")
+        is None
+    )
+    assert phone.evaluate("window.sameDocument") is True
+    assert asked and all("since=" in url for url in asked)
+    fits_a_phone(phone)

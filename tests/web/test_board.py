@@ -396,3 +396,42 @@ def test_an_entry_moved_by_the_simultaneity_rule_keeps_its_referees_instant(app,
     assert "logged at" in line and f'datetime="{rules.format_instant(own)}"' in line
     item = next(e for e in organiser.get("/events/1/board.json").json["recent"] if e["id"] == moved)
     assert rules.parse_instant(item["referee_at"]) == own
+
+
+VERSION = re.compile(r'data-version="([^"]+)"')
+
+
+def test_the_board_page_comes_with_its_version_and_an_unchanged_poll_since_it_is_304(
+    app, organiser, cast
+):
+    page = organiser.get("/events/1/board").get_data(as_text=True)
+    version = VERSION.search(page).group(1)
+    first = organiser.get(f"/events/1/board.json?since={version}")
+    assert (first.status_code, first.json["full"], first.json["rows"]) == (200, False, [])
+    again = organiser.get(
+        f"/events/1/board.json?since={first.json['version']}",
+        headers={"If-None-Match": first.headers["ETag"]},
+    )
+    assert (again.status_code, again.data) == (304, b"")
+
+
+def test_a_poll_since_a_version_carries_only_the_changed_rows_and_the_lists(app, organiser, cast):
+    whole = organiser.get("/events/1/board.json").json
+    assert whole["full"] is True and len(whole["characters"]) == len(cast)
+    log(app, "Ladro Matteo Conti", "note", text="seen at the gate")
+    knock_down(app, "Scout Greta Colombo")
+    changes = organiser.get(f"/events/1/board.json?since={whole['version']}").json
+    changed = {cast["Ladro Matteo Conti"], cast["Scout Greta Colombo"]}
+    assert changes["full"] is False and "html" not in changes
+    assert {row["id"] for row in changes["rows"]} == changed
+    assert {c["id"] for c in changes["characters"]} == changed
+    assert changes["count"] == len(cast)
+    [greta] = [r["html"] for r in changes["rows"] if r["id"] == cast["Scout Greta Colombo"]]
+    assert 'data-wound="dying"' in greta and "Scout Greta Colombo" in greta
+    assert "seen at the gate" in changes["sections_html"]
+    assert 'class="dying-card"' in changes["sections_html"]
+    assert [d["id"] for d in changes["dying"]] == [cast["Scout Greta Colombo"]]
+    # The rows as the whole board renders them: the page may put them in place.
+    full = organiser.get("/events/1/board.json").json["html"]
+    for row in changes["rows"]:
+        assert row["html"] in full

@@ -200,4 +200,6 @@ def test_the_board_poll_is_a_304_built_from_nothing_until_an_entry(
     )
     assert changed.status_code == 200
     assert [c["id"] for c in changed.json["characters"]] == [hit]
-    assert f'data-character="{quiet}"' in changed.json["html"]  # the page's part: whole
+    # The page's part: the changed row only, put in place by the page (board.js).
+    assert [row["id"] for row in changed.json["rows"]] == [hit]
+    assert "html" not in changed.json

@@ -33,24 +33,24 @@ from . import bp
 POLL_SECONDS = 3
 
 
-def _board(event: Event, now: datetime, view: View | None = None) -> dict:
-    """Everything the board shows at ``now`` (services.board), its roster rendered once per
-    state and language."""
-    data = board_data(event, now, view)
-    names = status_names(event)
+def _row_html(row: BoardRow, names: dict[str, str]) -> str:
+    """A character's line, rendered once per state and language (kept with its record)."""
+    kept = row.character.record.html
     locale = str(get_locale())
+    if locale not in kept:
+        kept[locale] = render_template("organiser/board_row.html", r=row, status_names=names)
+    return kept[locale]
 
-    def row_html(row: BoardRow) -> str:
-        """A character's line, rendered once per state and language (kept with its record)."""
-        kept = row.character.record.html
-        if locale not in kept:
-            kept[locale] = render_template("organiser/board_row.html", r=row, status_names=names)
-        return kept[locale]
 
+def _board(event: Event, now: datetime, view: View | None = None, every_row: bool = True) -> dict:
+    """Everything the board shows at ``now`` (services.board), its roster rendered once per
+    state and language; ``every_row`` False: the lists without the roster."""
+    data = board_data(event, now, view, every_row)
+    names = status_names(event)
     return {
         "event": event,
         "rows": data.rows,
-        "roster_html": Markup("".join(row_html(r) for r in data.rows)),
+        "roster_html": Markup("".join(_row_html(r, names) for r in data.rows)),
         "dying": data.dying,
         "recent": data.recent,
         "conflicts": data.conflicts,
@@ -102,12 +102,19 @@ def _logged_json(item: Logged) -> dict:
 @login_required("organiser")
 def board(event_id: int):
     event = db.get_or_404(Event, event_id)
+    view = snapshots().view(event, now_utc())
     return render_template(
         "organiser/board.html",
-        **_board(event, now_utc()),
+        **_board(event, view.at, view),
+        version=_version(event, view),  # the page's first poll asks for changes since it
         poll_seconds=POLL_SECONDS,
         ends_sessions=ends_sessions(event),
     )
+
+
+def _version(event: Event, view: View) -> str:
+    """What the board shows: the view's version and instant, and the newest refusal."""
+    return f"{view.token().text()}.{_refused_mark(event)}"
 
 
 @bp.get("/events/<int:event_id>/board.json")
@@ -117,11 +124,14 @@ def board_live(event_id: int):
 
     Its ETag names the event's version, checked before anything is built: a poll that
     changed nothing gets a 304. With ``since`` (the ``version`` of an earlier answer), its
-    ``characters`` are only those whose state changed after it.
+    ``characters`` are only those whose state changed after it, and instead of the whole
+    live part it carries ``rows`` (those characters' lines of the roster, as HTML),
+    ``sections_html`` (the lists above the roster) and ``count`` (how many characters the
+    roster lists): the page replaces those lines and lists, and nothing else.
     """
     event = db.get_or_404(Event, event_id)
     view = snapshots().view(event, now_utc())
-    token = f"{view.token().text()}.{_refused_mark(event)}"
+    token = _version(event, view)
     etag = f"board.{get_locale()}.{token}"
     if request.if_none_match.contains_weak(etag):
         return _not_modified(etag)
@@ -133,54 +143,87 @@ def board_live(event_id: int):
             if parts[4] == token.rsplit(".", 1)[1] and view.unchanged(since, event.version):
                 return _not_modified(tag)
     since = Since.read(".".join(request.args.get("since", "").split(".")[:2]))
+    if since is not None:
+        return _changes(event, view, since, etag, token)
     context = _board(event, view.at, view)
-    changed_rows = {r.id for r in view.since(since)} if since else None
     response = jsonify(
         {
-            "event": {"id": event.id, "name": event.name},
-            "dying": [
-                {
-                    "id": r.character.id,
-                    "name": r.character.name,
-                    "death_at": rules.format_instant(r.snapshot.state.death_at),
-                }
-                for r in context["dying"]
-            ],
-            "characters": [
-                {
-                    "id": r.character.id,
-                    "name": r.character.name,
-                    "player": r.character.player,
-                    "faction": r.character.faction,
-                    "present": r.character.present,
-                    "state": r.character.record.state_json,
-                }
-                for r in context["rows"]
-                if changed_rows is None or r.character.id in changed_rows
-            ],
+            **_lists(context),
+            "characters": [_character_json(r.character) for r in context["rows"]],
             "version": token,
-            "full": changed_rows is None,
-            "recent": [_logged_json(item) for item in context["recent"]],
-            "conflicts": [_logged_json(item) for item in context["conflicts"]],
-            "refused": [
-                {
-                    "id": r.row.client_id,
-                    "character_id": r.character.id,
-                    "character": r.character.name,
-                    "kind": r.row.fields.get("kind"),
-                    "at": r.row.fields.get("at"),
-                    "author": r.author,
-                    "code": r.row.code,
-                    "message": refusal_words(r.row),
-                }
-                for r in context["refused"]
-            ],
+            "full": True,
             "html": render_template("organiser/board_live.html", **context),
         }
     )
     response.headers["Cache-Control"] = "no-cache"
     response.set_etag(etag, weak=True)
     return response
+
+
+def _changes(event: Event, view: View, since: Since, etag: str, token: str):
+    """The board's answer to a page that holds it as of ``since``: the lists, and the rows
+    of the characters changed since (kept rendered: only the changed ones are rendered)."""
+    context = _board(event, view.at, view, every_row=False)
+    changed = sorted(view.since(since), key=lambda r: r.id)
+    names = context["status_names"]
+    response = jsonify(
+        {
+            **_lists(context),
+            "characters": [_character_json(r) for r in changed],
+            "version": token,
+            "full": False,
+            "count": len(view.rows),
+            "rows": [
+                {"id": r.id, "html": _row_html(BoardRow(r, r.record.snapshot), names)}
+                for r in changed
+            ],
+            "sections_html": render_template("organiser/board_sections.html", **context),
+        }
+    )
+    response.headers["Cache-Control"] = "no-cache"
+    response.set_etag(etag, weak=True)
+    return response
+
+
+def _character_json(row) -> dict:
+    return {
+        "id": row.id,
+        "name": row.name,
+        "player": row.player,
+        "faction": row.faction,
+        "present": row.present,
+        "state": row.record.state_json,
+    }
+
+
+def _lists(context: dict) -> dict:
+    """The board's lists as data: who is dying, recent entries, conflicts, refusals."""
+    return {
+        "event": {"id": context["event"].id, "name": context["event"].name},
+        "dying": [
+            {
+                "id": r.character.id,
+                "name": r.character.name,
+                "death_at": rules.format_instant(r.snapshot.state.death_at),
+            }
+            for r in context["dying"]
+        ],
+        "recent": [_logged_json(item) for item in context["recent"]],
+        "conflicts": [_logged_json(item) for item in context["conflicts"]],
+        "refused": [
+            {
+                "id": r.row.client_id,
+                "character_id": r.character.id,
+                "character": r.character.name,
+                "kind": r.row.fields.get("kind"),
+                "at": r.row.fields.get("at"),
+                "author": r.author,
+                "code": r.row.code,
+                "message": refusal_words(r.row),
+            }
+            for r in context["refused"]
+        ],
+    }
 
 
 def _not_modified(etag: str):

@@ -36,7 +36,8 @@ export async function postJSON(url, data) {
   );
 }
 
-// Ask `url` every `seconds` with If-None-Match; call `onChange(body)` only when it changed,
+// Ask `url` (or what the function `url` gives at each ask) every `seconds` with
+// If-None-Match; call `onChange(body)` only when it changed,
 // `onReached()` whenever the server answered and `onFailed()` when it did not (no network,
 // no answer within the timeout, or a server error). Returns a function that polls at once
 // (after an action, or when the phone wakes up); its `forget()` drops the ETag, so that the
@@ -49,7 +50,8 @@ export function poll(url, onChange, seconds = 2, onReached = () => {}, onFailed 
     try {
       const headers = etag ? { "If-None-Match": etag } : {};
       const signal = AbortSignal.timeout(Math.max(4000, seconds * 2000));
-      const response = await fetch(url, { credentials: "same-origin", headers, signal });
+      const asked = typeof url === "function" ? url() : url;
+      const response = await fetch(asked, { credentials: "same-origin", headers, signal });
       if (response.status === 200) {
         etag = response.headers.get("ETag");
         await onChange(await response.json());

@@ -17,14 +17,17 @@ export function localTimes(root) {
 }
 
 // `hooks.changed(data)` hears each new answer, `hooks.reached()` each time the server answered,
-// `hooks.failed()` each time it did not (offline, no answer, a server error).
+// `hooks.failed()` each time it did not (offline, no answer, a server error). `hooks.url()`:
+// the address to ask each time (else the live part's own); `hooks.apply(data, refresh)`: puts
+// an answer in the page (else its `html` replaces the live part whole).
 export function followLive(live, seconds, hooks = {}) {
   const tick = tickCountdowns(live);
   localTimes(live);
   const refresh = poll(
-    live.dataset.liveUrl,
+    hooks.url ?? live.dataset.liveUrl,
     (data) => {
-      live.innerHTML = data.html;
+      if (hooks.apply) hooks.apply(data, refresh);
+      else live.innerHTML = data.html;
       localTimes(live);
       tick();
       hooks.changed?.(data);

@@ -1,0 +1,118 @@
+"""An entry through ``/sync`` costs its write: its answer still tells its referee of their
+entries that stopped counting, on any character they logged lately and through any worker,
+but reads no other character's sheet when their kept folds are current and count every
+entry."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import event as sa_event
+
+from larp_app import create_app
+from larp_app.extensions import db
+
+from .test_acknowledged_means_counted import SHEET, api, event_id, post, queued, sync  # noqa: F401  (fixtures)
+from .test_api import entry
+
+pytestmark = pytest.mark.both_databases
+
+
+@pytest.fixture
+def characters(client, api, event_id):  # noqa: F811
+    made = client.post(
+        f"/api/v1/events/{event_id}/characters",
+        json=[{**SHEET, "character": f"PG {n}"} for n in range(4)],
+        headers=api["olga"],
+    )
+    return [c["id"] for c in made.json["characters"]]
+
+
+@pytest.fixture
+def other_worker(app):
+    """A second app on the same database, as another gunicorn worker with its own kept folds."""
+    other = create_app(dict(app.config))
+    yield other.test_client()
+    with other.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+def sheets_read(app, action) -> int:
+    """How many statements that read characters' sheets ``action`` makes."""
+    with app.app_context():
+        engine = db.engine
+    seen = []
+
+    def heard(conn, cursor, statement, parameters, context, executemany):
+        text = statement.lower()
+        if "from character" in text and "character.larp" in text:
+            seen.append(statement)
+
+    sa_event.listen(engine, "before_cursor_execute", heard)
+    try:
+        action()
+    finally:
+        sa_event.remove(engine, "before_cursor_execute", heard)
+    return len(seen)
+
+
+def test_an_entrys_answer_reads_no_sheet_of_the_other_characters_its_referee_logged(
+    app,
+    client,
+    api,  # noqa: F811
+    characters,
+):
+    for character in characters[1:]:
+        assert (
+            sync(client, api["rita"], queued(character, entry("note", text="visto"))).status_code
+            == 200
+        )
+
+    def one_more():
+        answer = sync(client, api["rita"], queued(characters[0], entry("note", text="ancora")))
+        assert answer.json["results"][0]["status"] == "stored"
+        assert answer.json["conflicts"] == []
+
+    assert sheets_read(app, one_more) <= 1  # the entry's own character, to judge it
+
+
+def test_an_entry_voided_on_another_worker_is_told_in_the_next_answer_on_this_one(
+    client,
+    other_worker,
+    api,  # noqa: F811
+    characters,
+):
+    victim, other = characters[0], characters[1]
+    assert sync(client, api["rita"], queued(other, entry("note", text="prima"))).status_code == 200
+    hit = entry("hit", 120)
+    # Logged through the other worker after this one last looked at rita's characters.
+    answer = sync(other_worker, api["rita"], queued(victim, hit))
+    assert answer.json["results"][0]["status"] == "stored"
+    kill = entry("kill", 300, reason="ambush")  # logged offline before the hit, sent now
+    assert sync(other_worker, api["remo"], queued(victim, kill)).json["conflicts"] == []
+
+    answer = sync(client, api["rita"], queued(other, entry("note", text="dopo")))
+    assert [c["id"] for c in answer.json["conflicts"]] == [hit["id"]]
+    listed = client.get("/api/v1/conflicts", headers=api["rita"]).json["conflicts"]
+    assert [(c["id"], c["because"]["id"]) for c in listed] == [(hit["id"], kill["id"])]
+
+    assert (
+        client.post(f"/api/v1/conflicts/{hit['id']}/dismiss", headers=api["rita"]).status_code
+        == 204
+    )
+    assert sync(client, api["rita"]).json["conflicts"] == []
+
+
+def test_a_conflict_on_a_character_this_worker_folded_before_is_told_once_it_changed(
+    client,
+    other_worker,
+    api,  # noqa: F811
+    characters,
+):
+    victim = characters[2]
+    hit = entry("hit", 120)
+    assert post(client, api["rita"], victim, hit).status_code == 201  # kept here, no conflict
+    assert sync(client, api["rita"]).json["conflicts"] == []
+    kill = entry("kill", 300, reason="ambush")
+    assert sync(other_worker, api["remo"], queued(victim, kill)).status_code == 200
+    assert [c["id"] for c in sync(client, api["rita"]).json["conflicts"]] == [hit["id"]]
