@@ -93,7 +93,6 @@ def build_event(uri: str, size: int) -> tuple[int, list[int]]:
     from larp_app.models import Entry
     from larp_app.services.characters import MAX_SHEETS, import_sheets
     from larp_app.services.events import create_event
-    from larp_app.services.versions import changed
 
     app = create_app({"SQLALCHEMY_DATABASE_URI": uri})
     with app.app_context():
@@ -121,7 +120,6 @@ def build_event(uri: str, size: int) -> tuple[int, list[int]]:
                 )
         for start in range(0, len(rows), 5000):
             db.session.execute(insert(Entry), rows[start : start + 5000])
-        changed(*characters)
         db.session.commit()
         answer = event.id, [c.id for c in characters]
         db.session.remove()

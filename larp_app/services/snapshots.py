@@ -4,7 +4,7 @@ A character's *record* is its log folded to the last entry (``rules.Folded``) wi
 character's version and the event settings it was computed from; the state at any instant
 from the last entry on is that record advanced in time (``rules.snapshot_at``), pure and
 cheap. An entry, a new sheet or new settings raise the character's version
-(``versions.changed``), and the next reader folds that character again, and only it. An
+(services/versions.py), and the next reader folds that character again, and only it. An
 entry's write folds on from the worker's record instead (``fold_before``) and keeps the new
 record once its transaction commits (``keep_after_commit``). A record is a
 cache: dropping every one changes no answer (tests/web/test_snapshots.py proves it against
