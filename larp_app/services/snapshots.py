@@ -61,7 +61,8 @@ def micros(at: datetime) -> int:
 
 @dataclass(frozen=True)
 class Since:
-    """What a client has: the event's version and the instant of the answer it holds."""
+    """What a client has: the event's version and the latest change time alone made in
+    the answer it holds."""
 
     version: int
     at: int  # microseconds since the epoch
@@ -206,7 +207,10 @@ class View:
         )
 
     def token(self) -> Since:
-        return Since(self.version, micros(self.at))
+        """What the view holds: the event's version and its latest time-driven change, not
+        the instant asked (no row changed between the two), so that the same data keeps
+        the same token and an ETag made of it revalidates."""
+        return Since(self.version, 0 if self.latest is None else micros(self.latest))
 
 
 def spending(larp: dict) -> list[dict]:

@@ -343,7 +343,9 @@ def roster(event_id: int):
     since = Since.read(request.args.get("since"))
     etag = f"event-roster.{view.token().text()}"
     if view.unchanged(since, event.version):
-        return Response(status=304)
+        response = Response(status=304)
+        response.set_etag(etag, weak=True)
+        return response
     answer = not_modified(etag)
     if answer is not None:
         return answer
