@@ -84,8 +84,11 @@ def entry_fields(n: int, at: datetime) -> dict:
     return {"id": str(uuid.uuid4()), "at": stamp, "author": "bench", **kinds[n % len(kinds)]}
 
 
-def build_event(uri: str, size: int) -> tuple[int, list[int]]:
-    """An event of ``size`` characters, each with 20 entries over the last three hours."""
+def build_event(
+    uri: str, size: int, per_character: int = ENTRIES_PER_CHARACTER
+) -> tuple[int, list[int]]:
+    """An event of ``size`` characters, each with ``per_character`` entries (20) over the
+    last three hours."""
     from sqlalchemy import insert
 
     from larp_app import create_app
@@ -104,9 +107,11 @@ def build_event(uri: str, size: int) -> tuple[int, list[int]]:
         db.session.flush()
         now = datetime.now(UTC)
         rows = []
+        step = 10_000 // per_character  # seconds between a character's entries
         for character in characters:
-            for n in range(ENTRIES_PER_CHARACTER):
-                at = now - timedelta(hours=3) + timedelta(seconds=n * 500 + character.id % 400)
+            for n in range(per_character):
+                offset = character.id % max(1, step * 4 // 5)
+                at = now - timedelta(hours=3) + timedelta(seconds=n * step + offset)
                 fields = entry_fields(n, at)
                 rows.append(
                     {

@@ -30,6 +30,7 @@ import itertools
 import json
 import threading
 from collections import OrderedDict, defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -400,24 +401,28 @@ class Snapshots:
         return record
 
     # A whole event (the roster, the board).
-    def view(self, event: Event, now: datetime) -> View:
+    def view(self, event: Event, now: datetime, alive: Callable[[], None] | None = None) -> View:
+        """The event's view at ``now``; ``alive``, called after each piece of a long build
+        (a worker warming up tells its master it is not stuck)."""
         with self.lock:
-            return self._view(event, now)
+            return self._view(event, now, alive)
 
-    def _view(self, event: Event, now: datetime) -> View:
+    def _view(self, event: Event, now: datetime, alive: Callable[[], None] | None = None) -> View:
         key = settings_key(event)
         view = self.views.get(event.id)
         version = event.version
         if view is None or view.settings != key or now < view.at:
             # (A clock set back: states are kept only forwards in time; build again.)
-            view = self._build(event, key, version, now)
+            view = self._build(event, key, version, now, alive)
         else:
             if version != view.version:
                 self._reread(view, event, key, version, now)
             self._advance(view, event, key, now)
         return view
 
-    def _build(self, event: Event, key: str, version: int, now: datetime) -> View:
+    def _build(
+        self, event: Event, key: str, version: int, now: datetime, alive: Callable | None = None
+    ) -> View:
         settings = event_settings(event)
         self.views.pop(event.id, None)  # the old one's rows go before the new ones come
         ids = db.session.scalars(
@@ -441,6 +446,8 @@ class Snapshots:
             for character in chunk:
                 self._place(view, character, settings, key, logs.get(character.id, []), now)
             del chunk, logs
+            if alive is not None:
+                alive()
         heapq.heapify(view.due)
         view.latest = max(
             (r.record.stamp for r in view.rows.values() if r.record.stamp), default=None
