@@ -113,6 +113,9 @@ class Record:
     # sheet it was folded with (KeptContext), from which the next entry here folds on.
     last_row: int | None = None
     sheet_serial: int | None = None
+    # A poll's answer: (from, until, the last change): between the two instants the state's
+    # last change is this one, so a poll then is answered from memory (``known_change``).
+    poll: tuple[datetime, datetime | None, datetime | None] | None = None
 
     def at(self, ctx: rules.Context, now: datetime, log: list[rules.Entry] | None = None) -> None:
         """Advance to ``now``; an entry dated later (a phone's clock) needs the log again."""
@@ -574,7 +577,51 @@ def last_change_of(character: Character, at: datetime) -> datetime | None:
     record = kept.record(character)
     if record.folded.last_at is not None and record.folded.last_at > at:
         return at
-    return rules.last_change(record.folded, kept.context(character), at)
+    known = known_change(record, character.version, at)
+    if known is not NOT_KNOWN:
+        return known
+    last, due = rules.last_and_next_change(record.folded, kept.context(character), at)
+    if character.id not in uncommitted():  # a record of this transaction may be rolled back
+        record.poll = (at, due, last)
+    return last
+
+
+NOT_KNOWN = object()
+
+
+def known_change(record: Record | None, version: int, at: datetime):
+    """The last change at ``at`` of the character whose kept ``record`` it is, when this
+    worker knows it without folding (its version is ``version``); else ``NOT_KNOWN``."""
+    if record is None or record.version != version or record.poll is None:
+        return NOT_KNOWN
+    start, until, last = record.poll
+    if start <= at and (until is None or at < until):
+        return last
+    return NOT_KNOWN
+
+
+def kept_view_token(event_id: int, version: int, at: datetime) -> Since | None:
+    """The token of an event's view at ``version`` and ``at`` from what this worker keeps,
+    with no query and no fold: None when it keeps no such view or a change of time alone
+    is due by ``at``."""
+    kept = current_app.extensions.get("larp_snapshots")
+    view = None if kept is None else kept.views.get(event_id)
+    if view is None or view.version != version or at < view.at:
+        return None
+    if view.due and view.due[0][0] <= at:
+        return None
+    return view.token()
+
+
+def kept_state_tag(character_id: int, version: int, at: datetime) -> str | None:
+    """``state_etag`` of a character at ``version`` from what this worker keeps, with no
+    query and no fold; None when it does not know it."""
+    kept = current_app.extensions.get("larp_snapshots")
+    record = None if kept is None else kept.records.get(character_id)
+    known = known_change(record, version, at)
+    if known is NOT_KNOWN:
+        return None
+    return f"state.{version}.{0 if known is None else micros(known)}"
 
 
 def event_rows(event: Event, now: datetime, since: Since | None = None) -> tuple[View, list[Row]]:

@@ -156,3 +156,73 @@ def test_a_referee_taken_off_the_event_is_refused_though_they_hold_the_current_t
     refused = again(client, url, first, headers)
     assert refused.status_code == 403
     assert refused.json["error"] == "not_your_event"
+
+
+def test_an_unchanged_state_poll_loads_no_session_user_or_character_and_folds_nothing(
+    client, referee, secret, character_id, monkeypatch
+):
+    url = f"/api/v1/characters/{character_id}/state"
+    first = client.get(url, headers=referee)
+    player = client.get(f"/p/{secret}/live.json")
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("loaded or folded")
+
+    for name in (
+        "larp_app.web.api.user_for_token",
+        "larp_app.web.auth.session_user",
+        "larp_app.web.api._character",
+        "larp_app.web.player.character_for_player",
+        "larp_app.services.snapshots.rules.fold_log",
+        "larp_app.services.snapshots.rules.snapshot_at",
+        "larp_app.services.snapshots.rules.last_and_next_change",
+    ):
+        monkeypatch.setattr(name, refuse)
+    assert again(client, url, first, referee).status_code == 304
+    assert again(client, f"/p/{secret}/live.json", player).status_code == 304
+
+
+def test_a_phone_whose_session_ended_is_refused_though_it_holds_the_current_tag(
+    app, client, character_id
+):
+    from larp_app.models import WebSession
+
+    from .helpers import log_in, make_user
+
+    make_user(app, "rita", "referee")
+    phone = app.test_client()
+    assert log_in(phone, "rita").status_code == 302
+    url = f"/api/v1/characters/{character_id}/state"
+    first = phone.get(url)
+    assert first.status_code == 200
+    assert again(phone, url, first).status_code == 304
+    with app.app_context():
+        for row in db.session.scalars(db.select(WebSession)):
+            row.ended_at = now_utc()
+        db.session.commit()
+    assert again(phone, url, first).status_code == 401
+
+
+def test_a_current_phone_roster_is_answered_without_loading_a_user_or_an_event(
+    client, referee, event_id, character_id, monkeypatch
+):
+    first = client.get("/api/v1/roster", headers=referee)
+    held = first.json["version"]
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("loaded")
+
+    for name in (
+        "larp_app.web.api.user_for_token",
+        "larp_app.web.auth.session_user",
+        "larp_app.web.api.phone_roster",
+        "larp_app.web.api.assigned_events",
+    ):
+        monkeypatch.setattr(name, refuse)
+    polled = client.get("/api/v1/roster", headers=referee, query_string={"since": held})
+    assert polled.status_code == 304
+    assert again(client, "/api/v1/roster", first, referee).status_code == 304
+    asked = client.get(
+        "/api/v1/roster", headers=referee, query_string={"since": held, "event": event_id}
+    )
+    assert asked.status_code == 304
