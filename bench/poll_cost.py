@@ -36,6 +36,7 @@ def main() -> None:
     sys.path.insert(1, str(Path(__file__).resolve().parent))
     from entries import load_text
     from flask_migrate import upgrade
+    from scale import make_sheets
 
     import larp_app
     from larp_app import create_app
@@ -45,7 +46,6 @@ def main() -> None:
     from larp_app.services.entries import record_entry
     from larp_app.services.events import create_event
     from larp_app.services.users import create_user
-    from scale import make_sheets
 
     print(f"code: {Path(larp_app.__file__).parent.parent}")
     print(f"machine: {load_text()}")
