@@ -54,8 +54,9 @@ run: export LARP_PUBLIC_BASE_URL ?= $(SCHEME)://$(ADDRESS):$(PORT)
 run: export LARP_TRUST_URL ?= $(if $(TLS_INIT),http://$(ADDRESS):$(TRUST_PORT)/)
 run: export HOST := $(HOST)
 
-# Migrate, load the demo once, then serve to phones on the LAN with gunicorn's sync workers
-# (and, with HTTPS, the trust page beside it; both stop together).
+# Migrate, load the demo once, then serve to phones on the LAN with gunicorn (threaded
+# workers that keep phones' connections alive and warm up before taking requests:
+# larp_app/serving.py) and, with HTTPS, the trust page beside it; both stop together.
 run: install translations
 	$(FLASK) db upgrade
 	$(FLASK) demo
@@ -63,7 +64,7 @@ run: install translations
 	@echo "Open $(LARP_PUBLIC_BASE_URL)/ on a phone on this network."
 	@$(if $(TLS_INIT),echo "Each phone trusts it once: open $(LARP_TRUST_URL) (a QR code and the steps).")
 	$(if $(TLS_INIT),$(BIN)/gunicorn --workers 1 --bind $(HOST):$(TRUST_PORT) 'larp_app.trust:create_trust_app()' & trust=$$!; trap 'kill $$trust 2>/dev/null' EXIT INT TERM;) \
-	$(BIN)/gunicorn --workers $(WORKERS) --worker-class sync --bind $(HOST):$(PORT) $(TLS) 'larp_app:create_app()'
+	$(BIN)/gunicorn -c python:larp_app.serving --workers $(WORKERS) --bind $(HOST):$(PORT) $(TLS) 'larp_app:create_app()'
 
 lint: install
 	$(BIN)/ruff check .

@@ -85,8 +85,11 @@ def entry_fields(n: int, at: datetime) -> dict:
     return {"id": str(uuid.uuid4()), "at": stamp, "author": "bench", **kinds[n % len(kinds)]}
 
 
-def build_event(uri: str, size: int) -> tuple[int, list[int]]:
-    """An event of ``size`` characters, each with 20 entries over the last three hours."""
+def build_event(
+    uri: str, size: int, per_character: int = ENTRIES_PER_CHARACTER
+) -> tuple[int, list[int]]:
+    """An event of ``size`` characters, each with ``per_character`` entries (20) over the
+    last three hours."""
     from sqlalchemy import insert
 
     from larp_app import create_app
@@ -94,7 +97,6 @@ def build_event(uri: str, size: int) -> tuple[int, list[int]]:
     from larp_app.models import Entry
     from larp_app.services.characters import MAX_SHEETS, import_sheets
     from larp_app.services.events import create_event
-    from larp_app.services.versions import changed
 
     app = create_app({"SQLALCHEMY_DATABASE_URI": uri})
     with app.app_context():
@@ -106,9 +108,11 @@ def build_event(uri: str, size: int) -> tuple[int, list[int]]:
         db.session.flush()
         now = datetime.now(UTC)
         rows = []
+        step = 10_000 // per_character  # seconds between a character's entries
         for character in characters:
-            for n in range(ENTRIES_PER_CHARACTER):
-                at = now - timedelta(hours=3) + timedelta(seconds=n * 500 + character.id % 400)
+            for n in range(per_character):
+                offset = character.id % max(1, step * 4 // 5)
+                at = now - timedelta(hours=3) + timedelta(seconds=n * step + offset)
                 fields = entry_fields(n, at)
                 rows.append(
                     {
@@ -122,7 +126,6 @@ def build_event(uri: str, size: int) -> tuple[int, list[int]]:
                 )
         for start in range(0, len(rows), 5000):
             db.session.execute(insert(Entry), rows[start : start + 5000])
-        changed(*characters)
         db.session.commit()
         answer = event.id, [c.id for c in characters]
         db.session.remove()

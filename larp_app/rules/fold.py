@@ -241,15 +241,24 @@ def last_change(folded: Folded, ctx: Context, at: datetime, limit: int = 10_000)
 
     Two instants with the same last change see the same state: nothing happened between.
     """
+    return last_and_next_change(folded, ctx, at, limit)[0]
+
+
+def last_and_next_change(
+    folded: Folded, ctx: Context, at: datetime, limit: int = 10_000
+) -> tuple[datetime | None, datetime | None]:
+    """``last_change`` at ``at``, and the next instant after ``at`` at which time alone
+    changes the state (None: never, without an entry): the last change stays the same
+    until then."""
     last = folded.last_at
     due = next_change(folded.state, ctx)
     for _ in range(limit):
         if due is None or due > at:
-            return last
+            return last, due
         last = due
         following = next_change(advance(folded.state, due, ctx), ctx)
         due = None if following is None else max(following, due + TICK)
-    return at  # a state still changing after ``limit`` steps: say it changed just now
+    return at, at + TICK  # a state still changing after ``limit`` steps: changed just now
 
 
 def advance(state: State, t: datetime, ctx: Context) -> State:

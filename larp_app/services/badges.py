@@ -13,7 +13,6 @@ from ..extensions import db
 from ..models import Badge, BadgeLookup, Character, User
 from .clock import now_utc
 from .snapshots import state_of
-from .versions import changed
 
 # A user's refused lookups in a minute before the next ones are refused unread (429): a
 # guesser learns nothing fast, a referee fixing a typo never meets it.
@@ -42,7 +41,6 @@ def issue_badge(character: Character) -> Badge:
     showing the live state.
     """
     badge = _issue(character)
-    changed(character)  # the phones' rosters learn the new badge, and forget the old
     return badge
 
 
@@ -143,7 +141,6 @@ def ensure_badges(characters: list[Character]) -> int:
     missing = [c for c in characters if active_badge(c) is None]
     for character in missing:
         _issue(character)
-    changed(*missing)
     return len(missing)
 
 

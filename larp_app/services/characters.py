@@ -11,7 +11,6 @@ from ..models import Character, Event, SheetChange, User
 from .badges import ensure_badges
 from .clock import now_utc
 from .events import event_settings
-from .versions import changed
 
 MAX_SHEETS = 1000  # sheets in one import
 
@@ -57,7 +56,7 @@ def import_sheets(event: Event, sheets: list[Any]) -> list[Character]:
     ]
     db.session.add_all(characters)
     db.session.flush()
-    ensure_badges(characters)  # which marks them changed: the rosters list them
+    ensure_badges(characters)
     return characters
 
 
@@ -93,7 +92,6 @@ def apply_sheet(character: Character, raw: dict, sheet: rules.LarpSheet) -> None
     character.faction = sheet.faction
     character.tabletop = raw
     character.larp = sheet.to_dict()
-    changed(character)  # its kept state and roster line are of the old larp sheet
 
 
 def edit_sheet(character: Character, raw: Any, user: User | None, source: str = "form") -> bool:
@@ -151,7 +149,6 @@ def withdraw(character: Character, withdrawn: bool = True) -> None:
     """Withdraw a character from its event (kept with its log), or bring it back."""
     character.withdrawn_at = now_utc() if withdrawn else None
     db.session.flush()
-    changed(character)  # the phones' rosters forget (or learn again) its badge
 
 
 def larp_sheet(character: Character) -> rules.LarpSheet:

@@ -12,7 +12,6 @@ from ..models import Badge, Character, Event
 from .badges import badge_named_by
 from .characters import find_characters
 from .clock import now_utc
-from .versions import changed
 
 # The tabletop sheet's fields that name things to hand out, when a rule system has them.
 PROP_FIELDS = ("armour", "weapons", "props")
@@ -53,7 +52,6 @@ def mark_present(character: Character, present: bool = True) -> None:
     if character.event.archived_at is not None:
         raise rules.InvalidInput([rules.Problem("event", "archived")])
     character.present_at = now_utc() if present else None
-    changed(character)  # the board's line for it says present
     db.session.flush()
 
 

@@ -19,7 +19,7 @@ from .clock import now_utc
 from .events import event_settings
 from .logs import log_cache, log_of, run
 from .snapshots import snapshots, state_of
-from .versions import changed
+from .versions import version_given
 
 
 @dataclass(frozen=True)
@@ -346,7 +346,7 @@ def _record(character, entry, raw, author, fresh, now, limits) -> Recorded:
     # Kept by this worker at once; a rolled-back row is harmless there (LogCache compares
     # the client ids the database holds).
     log_cache().add(character.id, row_id, entry)
-    version = changed(character)  # the event's version grows: rosters and boards learn of it
+    version = version_given(character)  # raised by the insert (services/versions.py)
     # ``folded`` is the whole log's: the next entry here steps on from it, once committed.
     kept.keep_after_commit(
         character, version, sheet, folded if whole and fresh else None, row_id, log, refused_before

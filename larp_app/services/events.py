@@ -11,7 +11,6 @@ from .. import rules
 from ..extensions import db
 from ..models import Event
 from .clock import now_utc
-from .versions import changed
 
 
 def create_event(name: str, ruleset: str, settings: dict[str, Any] | None = None) -> Event:
@@ -83,7 +82,6 @@ def change_settings(event: Event, raw: dict[str, Any]) -> None:
     for character, sheet in converted:
         character.larp = sheet.to_dict()
     db.session.flush()
-    changed(*event.characters, event=event)
 
 
 def shipped_tables(ruleset: str) -> dict[str, Any]:

@@ -4,7 +4,7 @@ A character's *record* is its log folded to the last entry (``rules.Folded``) wi
 character's version and the event settings it was computed from; the state at any instant
 from the last entry on is that record advanced in time (``rules.snapshot_at``), pure and
 cheap. An entry, a new sheet or new settings raise the character's version
-(``versions.changed``), and the next reader folds that character again, and only it. An
+(services/versions.py), and the next reader folds that character again, and only it. An
 entry's write folds on from the worker's record instead (``fold_before``) and keeps the new
 record once its transaction commits (``keep_after_commit``). A record is a
 cache: dropping every one changes no answer (tests/web/test_snapshots.py proves it against
@@ -30,6 +30,7 @@ import itertools
 import json
 import threading
 from collections import OrderedDict, defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -61,7 +62,8 @@ def micros(at: datetime) -> int:
 
 @dataclass(frozen=True)
 class Since:
-    """What a client has: the event's version and the instant of the answer it holds."""
+    """What a client has: the event's version and the latest change time alone made in
+    the answer it holds."""
 
     version: int
     at: int  # microseconds since the epoch
@@ -111,6 +113,9 @@ class Record:
     # sheet it was folded with (KeptContext), from which the next entry here folds on.
     last_row: int | None = None
     sheet_serial: int | None = None
+    # A poll's answer: (from, until, the last change): between the two instants the state's
+    # last change is this one, so a poll then is answered from memory (``known_change``).
+    poll: tuple[datetime, datetime | None, datetime | None] | None = None
 
     def at(self, ctx: rules.Context, now: datetime, log: list[rules.Entry] | None = None) -> None:
         """Advance to ``now``; an entry dated later (a phone's clock) needs the log again."""
@@ -206,7 +211,10 @@ class View:
         )
 
     def token(self) -> Since:
-        return Since(self.version, micros(self.at))
+        """What the view holds: the event's version and its latest time-driven change, not
+        the instant asked (no row changed between the two), so that the same data keeps
+        the same token and an ETag made of it revalidates."""
+        return Since(self.version, 0 if self.latest is None else micros(self.latest))
 
 
 def spending(larp: dict) -> list[dict]:
@@ -398,24 +406,28 @@ class Snapshots:
         return record
 
     # A whole event (the roster, the board).
-    def view(self, event: Event, now: datetime) -> View:
+    def view(self, event: Event, now: datetime, alive: Callable[[], None] | None = None) -> View:
+        """The event's view at ``now``; ``alive``, called after each piece of a long build
+        (a worker warming up tells its master it is not stuck)."""
         with self.lock:
-            return self._view(event, now)
+            return self._view(event, now, alive)
 
-    def _view(self, event: Event, now: datetime) -> View:
+    def _view(self, event: Event, now: datetime, alive: Callable[[], None] | None = None) -> View:
         key = settings_key(event)
         view = self.views.get(event.id)
         version = event.version
         if view is None or view.settings != key or now < view.at:
             # (A clock set back: states are kept only forwards in time; build again.)
-            view = self._build(event, key, version, now)
+            view = self._build(event, key, version, now, alive)
         else:
             if version != view.version:
                 self._reread(view, event, key, version, now)
             self._advance(view, event, key, now)
         return view
 
-    def _build(self, event: Event, key: str, version: int, now: datetime) -> View:
+    def _build(
+        self, event: Event, key: str, version: int, now: datetime, alive: Callable | None = None
+    ) -> View:
         settings = event_settings(event)
         self.views.pop(event.id, None)  # the old one's rows go before the new ones come
         ids = db.session.scalars(
@@ -439,6 +451,8 @@ class Snapshots:
             for character in chunk:
                 self._place(view, character, settings, key, logs.get(character.id, []), now)
             del chunk, logs
+            if alive is not None:
+                alive()
         heapq.heapify(view.due)
         view.latest = max(
             (r.record.stamp for r in view.rows.values() if r.record.stamp), default=None
@@ -565,7 +579,51 @@ def last_change_of(character: Character, at: datetime) -> datetime | None:
     record = kept.record(character)
     if record.folded.last_at is not None and record.folded.last_at > at:
         return at
-    return rules.last_change(record.folded, kept.context(character), at)
+    known = known_change(record, character.version, at)
+    if known is not NOT_KNOWN:
+        return known
+    last, due = rules.last_and_next_change(record.folded, kept.context(character), at)
+    if character.id not in uncommitted():  # a record of this transaction may be rolled back
+        record.poll = (at, due, last)
+    return last
+
+
+NOT_KNOWN = object()
+
+
+def known_change(record: Record | None, version: int, at: datetime):
+    """The last change at ``at`` of the character whose kept ``record`` it is, when this
+    worker knows it without folding (its version is ``version``); else ``NOT_KNOWN``."""
+    if record is None or record.version != version or record.poll is None:
+        return NOT_KNOWN
+    start, until, last = record.poll
+    if start <= at and (until is None or at < until):
+        return last
+    return NOT_KNOWN
+
+
+def kept_view_token(event_id: int, version: int, at: datetime) -> Since | None:
+    """The token of an event's view at ``version`` and ``at`` from what this worker keeps,
+    with no query and no fold: None when it keeps no such view or a change of time alone
+    is due by ``at``."""
+    kept = current_app.extensions.get("larp_snapshots")
+    view = None if kept is None else kept.views.get(event_id)
+    if view is None or view.version != version or at < view.at:
+        return None
+    if view.due and view.due[0][0] <= at:
+        return None
+    return view.token()
+
+
+def kept_state_tag(character_id: int, version: int, at: datetime) -> str | None:
+    """``state_etag`` of a character at ``version`` from what this worker keeps, with no
+    query and no fold; None when it does not know it."""
+    kept = current_app.extensions.get("larp_snapshots")
+    record = None if kept is None else kept.records.get(character_id)
+    known = known_change(record, version, at)
+    if known is NOT_KNOWN:
+        return None
+    return f"state.{version}.{0 if known is None else micros(known)}"
 
 
 def state_etag(character: Character, at: datetime) -> str:

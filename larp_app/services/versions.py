@@ -1,21 +1,43 @@
 """Versions: an event's grows by one with every change to it, and each character keeps the
 version of its own last change, so "what changed since version V" is a query on an index.
 
-Every change to what the roster, the board or a state shows calls ``changed`` in the same
-transaction: an entry stored, sheets imported or converted again, a badge issued, settings.
+The versions move in one place, here, whatever wrote the row: the session's own events see
+every row that can change a state, a roster or a board written in its transaction (ORM
+objects flushed: a character's sheet, name or marks, a badge, the event's settings; and
+statements run past the ORM on the log, such as an entry's insert) and raise the versions
+in the same transaction. No write path calls anything: one that did and forgot would let a
+warm worker answer a kept fold of a log that is no more (services/snapshots.py).
+
+What is watched, and whose version it moves:
+
+- ``entry``, ``badge``: their character's;
+- ``character`` (any column but ``version``): its own;
+- ``event`` (any column but ``version``: settings, name, archived): every character's of
+  the event (their folds and lines are of the old settings).
+
+Left out, with why: a dismissed conflict is one referee's (its mark is in that referee's
+answers: ``conflicts.dismissed_mark``); a refusal is the board's own list, with its own
+mark; a sheet's history and who works an event change no state, roster line or board row
+(a phone's roster names the events it holds: another set of events is a whole answer).
 """
 
 from __future__ import annotations
 
+import weakref
+from collections import defaultdict
+from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import bindparam, update
+from sqlalchemy import Engine, bindparam, inspect, select, update
+from sqlalchemy import event as sa_event
+from sqlalchemy.orm import Session
+from sqlalchemy.sql.dml import Delete, Insert, Update
 
 from ..extensions import db
-from ..models import Character, Event
+from ..models import Badge, Character, Entry, Event
 
 # Built once (this runs with every entry); Core statements on the tables: no ORM objects
-# are synchronised, the objects of this session are expired below instead.
+# are synchronised, the objects of this session are expired instead.
 _EVENT, _CHARACTER = Event.__table__, Character.__table__
 RAISE_EVENT = (
     update(_EVENT)
@@ -28,12 +50,30 @@ MARK_CHARACTERS = (
     .where(_CHARACTER.c.id.in_(bindparam("characters", expanding=True)))
     .values(version=bindparam("version"))
 )
+MARK_EVENT_CHARACTERS = (
+    update(_CHARACTER)
+    .where(_CHARACTER.c.event_id == bindparam("event"))
+    .values(version=bindparam("version"))
+    .returning(_CHARACTER.c.id)
+)
+EVENTS_OF = select(_CHARACTER.c.id, _CHARACTER.c.event_id).where(
+    _CHARACTER.c.id.in_(bindparam("characters", expanding=True))
+)
+OWN = frozenset({RAISE_EVENT, MARK_CHARACTERS, MARK_EVENT_CHARACTERS, EVENTS_OF})
+
+# Tables whose rows name a character (by ``character_id``): a write moves its version.
+OF_A_CHARACTER = frozenset({Entry.__tablename__, Badge.__tablename__})
+WATCHED = OF_A_CHARACTER | {Character.__tablename__, Event.__tablename__}
 
 
 # The characters this transaction changed: {id: their record to keep once it commits, or
 # None}. What is read of them before the commit is at a version that a rollback would give
 # again to another change, so nothing of theirs is kept until then (services/snapshots.py).
 UNCOMMITTED = "larp_uncommitted"
+# {character id: the version this transaction gave it}
+MARKED = "larp_marked"
+# Objects whose version this flush moved, expired once the flush is over.
+TO_EXPIRE = "larp_versions_to_expire"
 
 
 def uncommitted() -> dict[int, Any]:
@@ -41,26 +81,148 @@ def uncommitted() -> dict[int, Any]:
     return db.session.info.setdefault(UNCOMMITTED, {})
 
 
-def changed(*characters: Character, event: Event | None = None) -> int:
-    """Mark ``characters`` (of one event) changed: the event's version grows by one and they
-    take it (``event`` alone: its settings changed). The event's row stays locked until the
-    commit (PostgreSQL), so versions are committed in order: a reader that sees version V
-    has every change up to V."""
-    if not characters and event is None:
-        return 0
-    event_id = event.id if event is not None else characters[0].event_id
-    # Core statements on the session's connection: no ORM object is synchronised by them.
-    connection = db.session.connection()
-    version = connection.execute(RAISE_EVENT, {"event": event_id}).scalar_one()
-    if characters:
-        connection.execute(
-            MARK_CHARACTERS, {"characters": [c.id for c in characters], "version": version}
+def version_given(character: Character) -> int:
+    """The version this transaction gave ``character`` (its write was seen here)."""
+    return db.session.info[MARKED][character.id]
+
+
+class Changes:
+    """What one flush or statement changed: characters by event, events changed whole."""
+
+    def __init__(self) -> None:
+        self.characters: dict[int | None, set[int]] = defaultdict(set)
+        self.events: set[int] = set()
+
+    def character(self, character_id: int | None, event_id: int | None = None) -> None:
+        if character_id is not None:
+            self.characters[event_id].add(character_id)
+
+    def __bool__(self) -> bool:
+        return bool(self.events or self.characters)
+
+
+def _apply(session: Session, connection, changes: Changes) -> None:
+    """Raise each changed event's version once and give it to its changed characters."""
+    unknown = changes.characters.pop(None, set())
+    if unknown:  # characters named by id alone: their events from the identity map or a query
+        missing = []
+        for character_id in unknown:
+            known = session.identity_map.get((Character, (character_id,), None))
+            if known is not None and known.event_id is not None:
+                changes.characters[known.event_id].add(character_id)
+            else:
+                missing.append(character_id)
+        if missing:
+            for character_id, event_id in connection.execute(EVENTS_OF, {"characters": missing}):
+                changes.characters[event_id].add(character_id)
+    marked = session.info.setdefault(MARKED, {})
+    waiting = session.info.setdefault(UNCOMMITTED, {})
+    expire = session.info.setdefault(TO_EXPIRE, set())
+    for event_id in sorted(changes.events | set(changes.characters)):
+        version = connection.execute(RAISE_EVENT, {"event": event_id}).scalar_one()
+        expire.add((Event, event_id))
+        if event_id in changes.events:
+            ids = connection.execute(
+                MARK_EVENT_CHARACTERS, {"event": event_id, "version": version}
+            ).scalars()
+        else:
+            ids = sorted(changes.characters[event_id])
+            connection.execute(MARK_CHARACTERS, {"characters": ids, "version": version})
+        for character_id in ids:
+            marked[character_id] = version
+            waiting.setdefault(character_id, None)
+            expire.add((Character, character_id))
+
+
+def _expire(session: Session) -> None:
+    """The objects of this session read their version again when asked."""
+    for model, key in session.info.pop(TO_EXPIRE, ()):
+        known = session.identity_map.get((model, (key,), None))
+        if known is not None:
+            session.expire(known, ["version"])
+
+
+def _changed_columns(obj: Any) -> bool:
+    """Whether any column but ``version`` of a flushed object changed."""
+    state = inspect(obj)
+    return any(
+        attr.key != "version" and attr.history.has_changes()
+        for attr in state.attrs
+        if attr.key in state.mapper.columns
+    )
+
+
+def _of_objects(session: Session, objects: Iterable[Any], changes: Changes, new=False) -> None:
+    for obj in objects:
+        if isinstance(obj, Event):
+            if not new and _changed_columns(obj):  # a new event has no character yet
+                changes.events.add(obj.id)
+        elif isinstance(obj, Character):
+            if new or _changed_columns(obj):
+                changes.character(obj.id, obj.event_id)
+        elif isinstance(obj, Entry | Badge):
+            changes.character(obj.character_id)
+
+
+@sa_event.listens_for(Session, "after_flush")
+def _flushed(session: Session, _context) -> None:
+    changes = Changes()
+    _of_objects(session, session.new, changes, new=True)
+    _of_objects(session, (o for o in session.dirty if session.is_modified(o)), changes)
+    _of_objects(session, session.deleted, changes)
+    if changes:
+        _apply(session, session.connection(), changes)
+
+
+@sa_event.listens_for(Session, "after_flush_postexec")
+def _after_flush(session: Session, _context) -> None:
+    _expire(session)
+
+
+# Statements run past the ORM (an entry's Core insert; an ORM bulk insert) go to the
+# connection the session began its transaction on: that connection names its session.
+_SESSIONS: weakref.WeakKeyDictionary[Any, weakref.ref[Session]] = weakref.WeakKeyDictionary()
+
+
+@sa_event.listens_for(Session, "after_begin")
+def _began(session: Session, _transaction, connection) -> None:
+    _SESSIONS[connection] = weakref.ref(session)
+
+
+@sa_event.listens_for(Session, "after_commit")
+@sa_event.listens_for(Session, "after_rollback")
+def _ended(session: Session) -> None:
+    session.info.pop(MARKED, None)
+    session.info.pop(TO_EXPIRE, None)
+
+
+@sa_event.listens_for(Engine, "after_execute")
+def _executed(connection, statement, multiparams, params, _options, _result) -> None:
+    if statement in OWN or not isinstance(statement, Insert | Update | Delete):
+        return
+    table = getattr(statement.table, "name", None)
+    if table not in WATCHED:
+        return
+    found = _SESSIONS.get(connection)
+    session = found() if found is not None else None
+    if session is None or session._flushing:  # the flush's own statements: seen by _flushed
+        return
+    rows = multiparams or [params]
+    rows = [row for group in rows for row in (group if isinstance(group, list) else [group])]
+    changes = Changes()
+    if isinstance(statement, Insert) and table in OF_A_CHARACTER:
+        values = {**dict(statement._values or {})}  # an insert(...).values(...) of one row
+        for row in rows or [{}]:
+            character_id = (row or {}).get("character_id")
+            if character_id is None and "character_id" in values:
+                character_id = getattr(values["character_id"], "value", None)
+            if character_id is None:
+                raise RuntimeError(f"a write to {table} names no character: versions unknown")
+            changes.character(character_id)
+    else:
+        raise RuntimeError(
+            f"{type(statement).__name__} of {table} past the ORM: write it through the "
+            "session's objects, so that the versions move (services/versions.py)"
         )
-    marked = uncommitted()
-    for character in characters:  # the objects of this session read it again when asked
-        db.session.expire(character, ["version"])
-        marked.setdefault(character.id, None)
-    known = db.session.identity_map.get((Event, (event_id,), None))
-    if known is not None:
-        db.session.expire(known, ["version"])
-    return version
+    _apply(session, connection, changes)
+    _expire(session)

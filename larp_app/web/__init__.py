@@ -8,6 +8,7 @@ from . import display, health, hygiene, rulesets, security, transfer, unavailabl
 
 def register(app: Flask) -> None:
     from .api import bp as api
+    from .auth import Globals
     from .auth import bp as auth
     from .console import bp as console
     from .home import bp as home
@@ -19,6 +20,7 @@ def register(app: Flask) -> None:
     from .scan import bp as scan
     from .scanner import bp as scanner
 
+    app.app_ctx_globals_class = Globals  # the user read when first asked for
     security.configure(app)
     health.register(app)
     hygiene.configure(app)

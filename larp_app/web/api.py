@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import wraps
 
-from flask import Blueprint, Response, abort, g, jsonify, request
+from flask import Blueprint, Response, abort, g, jsonify, request, session
 from flask_babel import get_locale
 from flask_wtf.csrf import generate_csrf, validate_csrf
 from sqlalchemy import bindparam, select
@@ -35,14 +35,16 @@ from ..services.conflicts import (
 from ..services.entries import record_entry, state_of
 from ..services.events import archive_event, create_event
 from ..services.exports import export_data
+from ..services.polls import roster_poll, state_poll
 from ..services.reimport import ADDED, apply_import, plan_import
 from ..services.roster import phone_roster, roster_text
-from ..services.snapshots import Since, snapshots, state_etag
+from ..services.snapshots import Since, kept_state_tag, kept_view_token, snapshots, state_etag
 from ..services.sync import sync_one
 from ..services.users import user_for_token
 from .display import entry_summary, public_base_url
 from .fair import costly
 from .hygiene import MAX_ID, api_error, http_api_error
+from .i18n import locale_for
 from .openapi import document
 from .unavailable import batch_cut_short
 
@@ -346,7 +348,9 @@ def roster(event_id: int):
     since = Since.read(request.args.get("since"))
     etag = f"event-roster.{view.token().text()}"
     if view.unchanged(since, event.version):
-        return Response(status=304)
+        response = Response(status=304)
+        response.set_etag(etag, weak=True)
+        return response
     answer = not_modified(etag)
     if answer is not None:
         return answer
@@ -457,12 +461,45 @@ def get_export(event_id: int):
     return response
 
 
+def _credential() -> tuple[str, str] | None:
+    """The caller's bearer token or session key, as ``("token" | "session", secret)``."""
+    header = request.headers.get("Authorization", "")
+    if header.startswith("Bearer "):
+        return "token", header[7:]
+    key = session.get("sid")
+    return ("session", key) if isinstance(key, str) else None
+
+
+def _state_unchanged(character_id: int):
+    """A 304 for a poll of an unchanged state, from one small query (may the caller still
+    read it, and its versions) and what the worker keeps; None: the full path answers."""
+    credential = _credential()
+    if credential is None:
+        return None
+    allowed = state_poll(*credential, character_id)
+    if allowed is None:
+        return None
+    tag = kept_state_tag(character_id, allowed.version, now_utc())
+    if tag is None:
+        return None
+    return not_modified(f"{tag}.u{allowed.user_id}.d{allowed.dismissed}")
+
+
 @bp.get("/characters/<int:character_id>/state")
-@requires("organiser", "referee")
 def get_state(character_id: int):
     """The state now (or ``at``), with ``your_conflicts``: the caller's entries here that
-    stopped counting, until dismissed. Polled with If-None-Match, a 304 costs no fold (an
-    entry voided here raises the character's version: the tag changes with it)."""
+    stopped counting, until dismissed. Polled with If-None-Match, a 304 costs no fold, and
+    when this worker knows the state, no session, user or character loaded (an entry
+    voided here raises the character's version: the tag changes with it)."""
+    if request.if_none_match and "at" not in request.args:
+        unchanged = _state_unchanged(character_id)
+        if unchanged is not None:
+            return unchanged
+    return _get_state(character_id)
+
+
+@requires("organiser", "referee")
+def _get_state(character_id: int):
     character = _character(character_id)
     if "at" in request.args:
         state = state_of(character, _at_param())
@@ -551,10 +588,50 @@ def me():
     )
 
 
+def _roster_unchanged():
+    """A 304 for a phone whose roster is current, from one small query (the caller, the
+    events they work and their versions) and the views this worker keeps; None: the full
+    path answers."""
+    credential = _credential()
+    if credential is None:
+        return None
+    asked = None
+    if events := request.args.get("event"):
+        if not all(n.isdigit() and 0 < int(n) <= MAX_ID for n in events.split(",")):
+            return None
+        asked = [int(n) for n in events.split(",")]
+    allowed = roster_poll(*credential, asked)
+    if allowed is None:
+        return None
+    now = now_utc()
+    tokens = [kept_view_token(event_id, version, now) for event_id, version in allowed.events]
+    if any(t is None for t in tokens):
+        return None
+    token = ",".join(
+        f"{event_id}:{t.text()}" for (event_id, _), t in zip(allowed.events, tokens, strict=True)
+    )
+    etag = f"roster.{locale_for(allowed.language)}.{token}"
+    if request.args.get("since") == token or request.if_none_match.contains_weak(etag):
+        response = Response(status=304)
+        response.set_etag(etag, weak=True)
+        return response
+    return None
+
+
 @bp.get("/roster")
+def get_phone_roster():
+    """Everything a referee's phone keeps (``_phone_roster``); a phone whose roster is
+    current gets a 304 from what this worker keeps, loading no session, user or event."""
+    if "since" in request.args or request.if_none_match:
+        unchanged = _roster_unchanged()
+        if unchanged is not None:
+            return unchanged
+    return _phone_roster()
+
+
 @requires("organiser", "referee")
 @costly(when=lambda: "since" not in request.args)
-def get_phone_roster():
+def _phone_roster():
     """Everything a referee's phone keeps to scan and log offline (badges hashed), for the
     events the referee works (services/assignments.py).
 

@@ -10,12 +10,14 @@ from flask import (
     abort,
     flash,
     g,
+    has_request_context,
     redirect,
     render_template,
     request,
     session,
     url_for,
 )
+from flask.ctx import _AppCtxGlobals
 from flask_babel import gettext as _
 from flask_wtf.csrf import generate_csrf
 
@@ -30,19 +32,41 @@ bp = Blueprint("auth", __name__)
 
 
 @bp.before_app_request
-def load_user() -> None:
+def forget_user() -> None:
+    """The logged-in user is read when first asked for (``Globals``): a poll answered from
+    what the worker knows loads no user."""
+    g.pop("user", None)
+
+
+def load_user():
     """Read the logged-in user; a disabled account or an ended session is logged out."""
-    g.user = None
+    if not has_request_context():
+        return None
     key = session.get("sid")
     if not isinstance(key, str):
         if "uid" in session:  # a cookie from before sessions were kept on the server
             session.clear()
-        return
+        return None
     user = session_user(key)
     if user is None:  # logged out, ended from elsewhere, or the account disabled
         session.clear()
-        return
-    g.user = user
+        return None
+    return user
+
+
+class Globals(_AppCtxGlobals):
+    """``g``, whose ``user`` (the logged-in one, or None) is read when first asked for."""
+
+    def __getattr__(self, name: str):
+        if name == "user":
+            self.user = load_user()
+            return self.user
+        return super().__getattr__(name)
+
+    def get(self, name: str, default=None):
+        if name == "user":
+            return self.user
+        return super().get(name, default)
 
 
 def login_required(*roles: str):

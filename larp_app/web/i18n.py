@@ -25,15 +25,22 @@ bp = Blueprint("i18n", __name__)
 
 def select_locale() -> str:
     """The switcher's choice on this device, else the user's stored one, else the browser's."""
-    languages = current_app.config["LANGUAGES"]
     if not has_request_context():  # the command line speaks the default language
         return current_app.config["BABEL_DEFAULT_LOCALE"]
+    if session.get("lang") in current_app.config["LANGUAGES"]:
+        return session["lang"]
+    user = g.get("user")
+    return locale_for(None if user is None else user.language)
+
+
+def locale_for(user_language: str | None) -> str:
+    """``select_locale`` for a user whose stored language is known (no user read)."""
+    languages = current_app.config["LANGUAGES"]
     chosen = session.get("lang")
     if chosen in languages:
         return chosen
-    user = g.get("user")
-    if user is not None and user.language in languages:
-        return user.language
+    if user_language in languages:
+        return user_language
     return (
         request.accept_languages.best_match(languages) or current_app.config["BABEL_DEFAULT_LOCALE"]
     )

@@ -21,7 +21,6 @@ from larp_app.services.clock import now_utc
 from larp_app.services.entries import record_entry
 from larp_app.services.events import change_settings, create_event, event_settings
 from larp_app.services.snapshots import Since, Snapshots, snapshots, state_of
-from larp_app.services.versions import changed
 
 from ..unit.test_fold_properties import LATER_SECONDS, PLAY_SECONDS, instant, logs
 from .helpers import data_sheet
@@ -58,8 +57,7 @@ def store(character: Character, entry: rules.Entry) -> None:
             }
         ],
     )
-    changed(character)
-    db.session.commit()
+    db.session.commit()  # the insert moved the versions (services/versions.py)
 
 
 def fresh_ids(log: list[rules.Entry]) -> list[rules.Entry]:

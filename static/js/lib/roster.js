@@ -48,28 +48,59 @@ async function refresh(api) {
   }
   if (!response.ok) return false;
   const roster = await response.json();
-  await transaction(STORES, "readwrite", async (tx) => {
-    const stores = Object.fromEntries(STORES.map((name) => [name, tx.objectStore(name)]));
-    const kept = new Map((await result(stores.characters.getAll())).map((c) => [c.id, c]));
-    if (roster.full) for (const name of ["characters", "badges"]) stores[name].clear();
-    stores.events.clear(); // every answer lists every event
-    for (const event of roster.events) stores.events.put(event);
-    for (const character of roster.characters) {
-      const known = kept.get(character.id);
-      const state = newest(known?.state, character.state);
-      const stateAt = state === character.state ? now : known.stateAt;
-      stores.characters.put({ ...character, state, stateAt });
-    }
-    for (const hash of roster.revoked || []) stores.badges.delete(hash);
-    for (const [hash, id] of Object.entries(roster.badges)) stores.badges.put(id, hash);
-    stores.meta.put(roster.version, "rosterVersion");
-    stores.meta.put(response.headers.get("ETag"), "rosterETag");
-    stores.meta.put(now, "rosterAt");
-    stores.meta.put(now, "lastSync"); // phone and server agree as of now
-    stores.meta.put(false, "loggedOut");
-  });
+  await keep(roster, response.headers.get("ETag"), now);
   announce({ type: "roster" });
   return true;
+}
+
+// A roster of thousands of characters is written a few hundred at a time, each piece its
+// own transaction, yielding to the page between them so that it never freezes. The version
+// is written last: a refresh cut short (the page closed) leaves a phone that asks again,
+// whole when the cut one was whole.
+const CHUNK = 250;
+const pause = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+async function keep(roster, etag, now) {
+  await transaction(STORES, "readwrite", (tx) => {
+    const stores = Object.fromEntries(STORES.map((name) => [name, tx.objectStore(name)]));
+    if (roster.full) {
+      for (const name of ["characters", "badges"]) stores[name].clear();
+      stores.meta.delete("rosterVersion"); // whole again, until this one is all written
+    }
+    stores.events.clear(); // every answer lists every event
+    for (const event of roster.events) stores.events.put(event);
+    for (const hash of roster.revoked || []) stores.badges.delete(hash);
+  });
+  for (let start = 0; start < roster.characters.length; start += CHUNK) {
+    await pause();
+    const chunk = roster.characters.slice(start, start + CHUNK);
+    await transaction(["characters"], "readwrite", async (tx) => {
+      const store = tx.objectStore("characters");
+      const kept = await Promise.all(chunk.map((c) => result(store.get(c.id))));
+      chunk.forEach((character, n) => {
+        const known = kept[n];
+        const state = newest(known?.state, character.state);
+        const stateAt = state === character.state ? now : known.stateAt;
+        store.put({ ...character, state, stateAt });
+      });
+    });
+  }
+  const badges = Object.entries(roster.badges);
+  for (let start = 0; start < badges.length; start += CHUNK * 4) {
+    await pause();
+    await transaction(["badges"], "readwrite", (tx) => {
+      const store = tx.objectStore("badges");
+      for (const [hash, id] of badges.slice(start, start + CHUNK * 4)) store.put(id, hash);
+    });
+  }
+  await transaction(["meta"], "readwrite", (tx) => {
+    const meta = tx.objectStore("meta");
+    meta.put(roster.version, "rosterVersion");
+    meta.put(etag, "rosterETag");
+    meta.put(now, "rosterAt");
+    meta.put(now, "lastSync"); // phone and server agree as of now
+    meta.put(false, "loggedOut");
+  });
 }
 
 // A lost phone's session was ended, or its user logged out: it keeps nothing that names a
