@@ -20,6 +20,7 @@ from flask_babel import lazy_gettext as _l
 
 from . import rules
 from .rules import Problem
+from .rules.entries import PHYSICAL
 
 PROBLEMS = {
     "required": _l("is required"),
@@ -161,7 +162,47 @@ def problem_message(problem: Problem, field: str | None = None, ruleset: str | N
 
 def refusal_message(code: str, params: dict[str, Any], ruleset: str | None = None) -> str:
     """``needs 2 energy, has 1``: a refusal of (a character of) ``ruleset`` in its words."""
-    return _render(refusal_template(code, ruleset), params)
+    return _render(refusal_template(code, ruleset), _worded(params, ruleset))
+
+
+def _worded(params: dict[str, Any], ruleset: str | None) -> dict[str, Any]:
+    """Parameters that name a kind of entry or damage types, in words: a refusal never shows
+    a key ("the rule system has no 1o3d10 roll entries", not "... no dice entries"). A value
+    nothing declares (the sender's own text) stays as it was sent."""
+    worded = dict(params)
+    if isinstance(params.get("kind"), str):
+        worded["kind"] = kind_label(params["kind"])
+    if isinstance(params.get("allowed"), list) and "type" in params:  # damage types
+        own = rules.get_ruleset(ruleset) if ruleset in rules.ruleset_keys() else None
+        worded["allowed"] = [_damage_label(own, kind) for kind in params["allowed"]]
+    return worded
+
+
+def kind_label(kind: str, ruleset: str | None = None) -> str:
+    """A kind of entry in the reader's words, the kind of ``ruleset`` (a kind of the same name
+    is another rule system's other kind; None: the first rule system, by key, that declares
+    it); the key itself for a kind nothing declares (the sender's own text)."""
+    declared = rules.entry_kind(kind, ruleset)
+    if declared is None:
+        return kind
+    owner = next((r for r in rules.rulesets() if declared in r.entry_kinds), None)
+    if owner is not None:
+        return ruleset_text(owner, declared.label)
+    if isinstance(declared.label, str):
+        return _(declared.label)
+    locale = str(get_locale())
+    return (
+        declared.label.get(locale)
+        or declared.label.get("en")
+        or next(iter(declared.label.values()), "")
+    )
+
+
+def _damage_label(ruleset: rules.Ruleset | None, kind: str) -> str:
+    """A damage type in the reader's words: the rule system's, else the physical blow's."""
+    if ruleset is not None and kind in ruleset.damage_types:
+        return ruleset_text(ruleset, ruleset.damage_types[kind])
+    return _("physical") if kind == PHYSICAL else kind
 
 
 def refusal_template(code: str, ruleset: str | None = None) -> Any:

@@ -11,7 +11,7 @@ from flask_babel import format_datetime, format_decimal, format_time, get_locale
 from flask_babel import gettext as _
 
 from .. import rules
-from ..messages import refusal_message, ruleset_text
+from ..messages import kind_label, refusal_message, ruleset_text
 from ..services.refusals import refusal_words
 from ..services.roster import original_and_translation as both_languages
 from ..services.words import (
@@ -37,13 +37,8 @@ def words(label: str | Mapping[str, str]) -> str:
 
 
 def kind_words(kind: str, ruleset: str | None = None) -> str:
-    """An entry kind's label in the page's language, the kind of ``ruleset`` (a kind of the
-    same name is another rule system's other kind); the key itself for an unknown kind."""
-    declared = rules.entry_kind(kind, ruleset)
-    if declared is None:
-        return kind
-    owner = _owner(declared)
-    return words(declared.label) if owner is None else ruleset_text(owner, declared.label)
+    """An entry kind's label in the page's language (``messages.kind_label``)."""
+    return kind_label(kind, ruleset)
 
 
 def _owner(declared: rules.EntryKind) -> rules.Ruleset | None:

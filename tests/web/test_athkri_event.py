@@ -125,7 +125,8 @@ def test_an_ex_nihilo_event_refuses_a_1o3d10_in_words(organiser):
     make_event(organiser, "ex-nihilo", data_sheet())
     answer = log_entry(organiser, 1, "dice")
     assert (answer.status_code, answer.json["error"]) == (409, "not_in_ruleset")
-    assert answer.json["message"] == "this event's rule system has no dice entries"
+    # The kind named in words (Athkri's), never its key.
+    assert answer.json["message"] == "this event's rule system has no 1o3d10 roll entries"
 
 
 def test_the_console_offers_a_1o3d10_roll_with_the_five_difficulties(organiser, character):

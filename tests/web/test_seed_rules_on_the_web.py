@@ -114,7 +114,9 @@ def test_an_intangible_character_shrugs_off_a_sword_but_not_a_flame_through_the_
     assert (flame.json["state"]["hp"], flame.json["state"]["ap"]) == (2, 0)
     cold = post_entry(organiser, "hit", damage_type="cold")
     assert (cold.status_code, cold.json["error"]) == (409, "unknown_damage_type")
-    assert "cold" in cold.json["message"]
+    assert cold.json["message"] == (
+        "cold is not a damage type of this rule system (Physical, Heat, Electricity)"
+    )  # the sender's word as sent, the rule system's types in words, never their keys
     page = organiser.get("/characters/1", headers={"Accept-Language": "it"})
     assert "1 × 4 · Calore" in page.get_data(as_text=True)  # the log names the type in words
 
