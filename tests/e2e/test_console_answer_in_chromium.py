@@ -80,8 +80,7 @@ HEADER = {
         "[data-wound]",
         "[data-hp]",
         "[data-ap]",
-        "[data-energy]",
-        "[data-level]",
+        "[data-energy]",  # Maná; its wound line ([data-wound]) names its level (Malherido…)
         "[data-save]|[data-awake]",
     ],
 }
