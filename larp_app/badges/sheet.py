@@ -13,14 +13,12 @@ import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import islice
-from pathlib import Path
 from typing import BinaryIO
 
 from fpdf import FPDF
 from fpdf.drawing_primitives import Transform
 from fpdf.enums import RenderStyle
 
-from ..private_files import open_private
 from .card import FONT_FILES, MM_PER_INCH, QUIET_ZONE, Code, Fill, Words, layout
 from .face import BadgeFace
 from .layouts import CARD_H, CARD_W, LAYOUTS, PAPERS, Paper, SheetLayout
@@ -214,6 +212,6 @@ def write_sheets(
     if hasattr(out, "write"):
         out.write(data)
     else:
-        with open_private(Path(out)) as file:
+        with open(out, "wb") as file:  # the app's umask keeps it private (private_files.py)
             file.write(data)
     return pages

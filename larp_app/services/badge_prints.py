@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import threading
 import traceback
@@ -126,13 +127,18 @@ def print_badges(
         for character in characters:
             yield badge_face(character, base, labels)
 
+    # A file named is written once the PDF is whole, readable by the app's account only.
+    pdf = out if hasattr(out, "write") else io.BytesIO()
     badge_art.write_sheets(
         faces(),
-        out,
+        pdf,
         layout=layout,
         paper=paper,
         progress=(lambda done: progress(done, total)) if progress else None,
     )
+    if pdf is not out:
+        with open_private(Path(out)) as file:
+            file.write(pdf.getvalue())
     printed_at = now_utc()
     for character in characters:
         active_badge(character).printed_at = printed_at
