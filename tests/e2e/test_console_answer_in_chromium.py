@@ -80,8 +80,7 @@ HEADER = {
         "[data-wound]",
         "[data-hp]",
         "[data-ap]",
-        "[data-energy]",
-        "[data-level]",
+        "[data-energy]",  # its wound level is told in the wound line ([data-wound])
         "[data-save]|[data-awake]",
     ],
 }
