@@ -138,7 +138,7 @@ def replay_command(sheet_file: str, log_file: str, at_text: str, settings_file: 
     if raw_settings is None or (
         isinstance(raw_settings, dict) and "turn_seconds" not in raw_settings
     ):
-        # As a new event gets: the rule system's own turn (10 s for Sistema Athkri).
+        # As a new event gets: the rule system's own turn (ten seconds for one of short turns).
         turn = rules.get_ruleset(ruleset).turn_seconds
         raw_settings = {"turn_seconds": turn, **(raw_settings or {})}
     try:
@@ -423,12 +423,13 @@ def users_revoke_token_command(username: str, token_id: int) -> None:
 @click.command("demo")
 @with_appcontext
 def demo_command() -> None:
-    """Load the demo events (EX Nihilo, Sistema Athkri), an organiser and a referee, once."""
+    """Load the demo events (one of each shipped rule system), an organiser and a referee, once."""
     result = load_demo()
     db.session.commit()
     click.echo(
         ("created" if result.created else "already there")
-        + f": demo events {result.event_id} (EX Nihilo), {result.athkri_event_id} (Athkri)"
+        + f": demo events {result.event_id} ({_ruleset_of(result.event_id)}),"
+        + f" {result.athkri_event_id} ({_ruleset_of(result.athkri_event_id)})"
     )
     for username, password in result.logins:
         click.echo(f"login: {username} / {password}")
@@ -563,3 +564,12 @@ def tls_init_command(names: tuple[str, ...], addresses: tuple[str, ...], keep: b
         f"server certificate: {files.cert}, until {server.not_valid_after_utc:%Y-%m-%d}, for "
         + ", ".join([*dict.fromkeys(all_names), *dict.fromkeys(all_addresses)])
     )
+
+
+def _ruleset_of(event_id: int | None) -> str:
+    """The name of an event's rule system, for the command line (English)."""
+    event = db.session.get(Event, event_id) if event_id is not None else None
+    if event is None:
+        return "-"
+    ruleset = rules.get_ruleset(event.ruleset)
+    return ruleset.words().in_language("en", ruleset.language)["name"]

@@ -167,7 +167,7 @@ def refusal_message(code: str, params: dict[str, Any], ruleset: str | None = Non
 
 def _worded(params: dict[str, Any], ruleset: str | None) -> dict[str, Any]:
     """Parameters that name a kind of entry or damage types, in words: a refusal never shows
-    a key ("the rule system has no 1o3d10 roll entries", not "... no dice entries"). A value
+    a key ("the rule system has no rolls of the dice", not "... no dice entries"). A value
     nothing declares (the sender's own text) stays as it was sent."""
     worded = dict(params)
     if isinstance(params.get("kind"), str):

@@ -457,9 +457,13 @@ def _back(face: BadgeFace) -> list[Shape]:
     )
     shapes += name
     stats = [
-        (face.label("hit_points"), face.hp),
-        (face.label("armour"), face.ap),
-        (face.label("energy"), face.energy),
+        (face.label(label), value)
+        for quantity, label, value in (
+            ("hp", "hit_points", face.hp),
+            ("ap", "armour", face.ap),
+            ("energy", "energy", face.energy),
+        )
+        if quantity in face.shown
     ]
     baseline = 25.0
     value_right = TEXT_RIGHT - 2.0
@@ -488,7 +492,7 @@ def _back(face: BadgeFace) -> list[Shape]:
         )
         shapes.append(number)
         baseline += 6.6
-    if face.energy_recovery_minutes:
+    if face.energy_recovery_minutes and "energy" in face.shown:
         text = face.label("every_minutes", minutes=face.energy_recovery_minutes)
         shapes.append(
             _one_line(

@@ -36,6 +36,8 @@ class BadgeFace:
     energy: int
     energy_recovery_minutes: int | None
     labels: Mapping[str, str] = field(default_factory=lambda: DEFAULT_LABELS)
+    # The quantities printed (of "hp", "ap", "energy"): only those the rule system tracks.
+    shown: tuple[str, ...] = ("hp", "ap", "energy")
 
     def __post_init__(self) -> None:
         if not COLOUR.fullmatch(self.faction_colour):

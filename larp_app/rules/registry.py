@@ -1,7 +1,7 @@
 """The rule systems the app knows, found through Python entry points (group
 ``larp_app.rulesets``, each naming a package's ``RULESET``) or handed over by ``register``.
 
-The engine names no rule system: EX Nihilo and Sistema Athkri are packages under
+The engine names no rule system: the shipped ones are packages under
 ``larp_app/rulesets/`` declared as entry points in pyproject.toml, like any pip package would be.
 Each rule system's kinds of entry are its own: two may both declare a kind ``roll``, each read
 by its own reader for its own characters. What cannot be told apart (two rule systems of one

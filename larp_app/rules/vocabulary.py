@@ -3,8 +3,8 @@ levels and derived values, and itself, in each language it speaks.
 
 Every screen, export and printed sheet takes these words from the event's rule system; the
 reader's language chooses among them, the rule system's own language is the fallback. A
-rule system's own terms may stay in its language beside a translation ("Malherido
-(gravemente ferito)"), never another rule system's words, never a bare key.
+rule system's own terms may stay in its language beside a translation (its word for
+"gravely wounded", then the reader's), never another rule system's words, never a bare key.
 """
 
 from __future__ import annotations

@@ -25,6 +25,7 @@ from ..private_files import open_private, private_folder
 from .badges import active_badge, ensure_badges, issued_elsewhere, scan_url, status_url
 from .characters import find_characters
 from .clock import now_utc
+from .words import tracks
 
 # Distinct in hue and in lightness, so a grey photocopy still tells most apart.
 PALETTE = ("#1f4e9c", "#b3261e", "#2e7d32", "#f2a900", "#6a1b9a", "#00838f", "#5d4037", "#c2185b")
@@ -77,6 +78,7 @@ def badge_face(character: Character, base: str, labels: Mapping[str, str]) -> Ba
         energy=larp["energy_max"],
         energy_recovery_minutes=larp.get("energy_recovery_minutes"),
         labels=dict(labels),
+        shown=tuple(q for q in ("hp", "ap", "energy") if tracks(character.event.ruleset, q)),
     )
 
 

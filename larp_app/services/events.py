@@ -90,7 +90,7 @@ def shipped_tables(ruleset: str) -> dict[str, Any]:
 
 
 def status_catalogue(event: Event) -> dict:
-    """The statuses (EX Nihilo) or conditions (Athkri) referees apply at this event."""
+    """The statuses or conditions (as its rule system calls them) referees apply at this event."""
     return event_settings(event).tables[rules.get_ruleset(event.ruleset).catalogue]
 
 

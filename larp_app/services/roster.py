@@ -95,11 +95,11 @@ def _statuses(event: Event, locale: str) -> list[dict]:
 
 
 def _checks(event: Event, locale: str) -> list[dict]:
-    """The catalogue entries with a random check the app rolls on demand (Athkri conditions).
+    """The catalogue entries with a random check the app rolls on demand (a condition's check).
 
     Each: key, name, die; a d100 ``table`` of rows {from, to, text} (and a ``note``), or
     ``fails_at_or_below`` with ``text``, what a failure means. Texts in the UI language, else
-    in the ruleset's own (Spanish for Athkri).
+    in the ruleset's own.
     """
     fallback = rules.get_ruleset(event.ruleset).language
     checks = []

@@ -57,9 +57,8 @@ def dying_order(snapshot: rules.Snapshot, name: str, at: datetime) -> tuple:
 
 def dying_characters(event: Event, at: datetime) -> list[Dying]:
     """The event's characters dying at ``at``, the first to die first, then those with a
-    status whose catalogue says ending the session with it is death (EX Nihilo's knock-out:
-    "Un personaggio che finisce una sessione in status incosciente, senza nessun guaritore
-    [...] viene automaticamente considerato morto"). None where the event's rule system does
+    status whose catalogue says ending the session with it is death (a knock-out, where the
+    rule system's README says so). None where the event's rule system does
     not declare that ending a session so is death (``Ruleset.end_of_session_is_death``)."""
     if not ends_sessions(event):
         return []

@@ -35,6 +35,17 @@ def console_parts(key: str | None = None) -> list[str]:
     return [part for part in parts if part]
 
 
+def console_modules() -> dict[str, str]:
+    """Each rule system's script for its part of the console (``console.js`` in its static
+    folder), by key: the console imports its character's; the service worker keeps them all."""
+    found = {}
+    for ruleset in rules.rulesets():
+        folder = ruleset.static_dir()
+        if folder is not None and (folder / "console.js").is_file():
+            found[ruleset.key] = url_for("rulesets.static", key=ruleset.key, filename="console.js")
+    return found
+
+
 def _page(character: Character | None):
     config = {
         "api": url_for("api.openapi").rsplit("/", 1)[0],
@@ -45,6 +56,8 @@ def _page(character: Character | None):
         # Where each rule system's offline fold is (KEY: the event's rule system), and why the
         # server would refuse an entry, in the page's language ({needs}: a parameter).
         "fold_module": url_for("rulesets.static", key="KEY", filename="fold.js"),
+        # The script of each rule system's part of the console, where it ships one.
+        "console_modules": console_modules(),
         "refusals": refusal_templates(character.event.ruleset if character else None),
     }
     # A character's console names its rule system's kinds (another's of the same name is

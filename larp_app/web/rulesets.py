@@ -1,7 +1,7 @@
 """What a rule-system package brings to the web app: its templates and its static files.
 
 A ruleset's ``templates/`` folder is found as ``rulesets/<key>/...`` (e.g.
-``rulesets/athkri/larp_sheet.html``), and its ``static/`` folder is served at
+``rulesets/<key>/larp_sheet.html``), and its ``static/`` folder is served at
 ``/rulesets/<key>/static/<path>``; both are found from the ruleset object, never by name.
 """
 

@@ -231,6 +231,13 @@ def test_a_roll_the_server_makes_is_to_be_rolled_offline_never_invented(app, ser
     expect(phone.locator("[data-foreseen]")).to_be_hidden()
 
 
+def test_the_rule_systems_own_console_script_works_offline(app, server, phone, athkri):
+    """Athkri's 1o3d10 comes from its package's script, kept by the service worker."""
+    go_offline(phone, server, athkri)
+    phone.locator('.bar-main [data-open="more"]').click()
+    expect(phone.get_by_role("button", name="1o3d10 roll")).to_be_visible()
+
+
 def test_a_save_due_offline_is_to_be_rolled_with_what_is_at_stake(app, server, phone):
     character = demo_character(app, "athkri", {"turn_seconds": 2}, hp_max=20)
     with app.app_context():

@@ -1,5 +1,6 @@
 """An Athkri event through the same app: import, pages, console, API."""
 
+import html
 import json
 import re
 import uuid
@@ -136,6 +137,19 @@ def test_the_console_offers_a_1o3d10_roll_with_the_five_difficulties(organiser, 
     assert '<dialog class="dice" data-dialog="dice" data-dice' in page
     options = re.findall(r'<option value="(\d+)">', page)
     assert options == ["9", "12", "15", "18", "21"]
+
+
+def test_the_1o3d10_script_comes_from_athkris_package_and_is_kept_offline(organiser, character):
+    page = organiser.get("/console/1").get_data(as_text=True)
+    config = json.loads(html.unescape(re.search(r'data-config="([^"]*)"', page).group(1)))
+    script = config["console_modules"]["athkri"]
+    assert script == "/rulesets/athkri/static/console.js"
+    answer = organiser.get(script)
+    assert (answer.status_code, answer.mimetype) == (200, "text/javascript")
+    assert "export function setUp" in answer.get_data(as_text=True)
+    worker = organiser.get("/sw.js").get_data(as_text=True)
+    precache = json.loads(re.search(r"const PRECACHE = (\[.*?\]);", worker, re.S).group(1))
+    assert script in precache
 
 
 def test_the_openapi_document_lists_the_1o3d10_entry(client):

@@ -12,6 +12,9 @@ import csv
 import io
 import json
 import re
+import shutil
+import subprocess
+import time
 import uuid
 from html.parser import HTMLParser
 
@@ -353,3 +356,49 @@ def test_the_settings_form_offers_only_the_rule_systems_own_settings(
     form = client.get("/events/1/settings").get_data(as_text=True)
     assert all(name in form for name in offered)
     assert not any(name in form for name in absent)
+
+
+def printed_badges(client, tmp_path) -> str:
+    """The text of the event's printed badges (the PDF a print job writes), by ``pdftotext``."""
+    if not shutil.which("pdftotext"):
+        pytest.skip("pdftotext (Debian poppler-utils) is not installed")
+    started = post_form(
+        client, "/events/1/badges/print", {"layout": "a6-4up"}, page="/events/1/badges"
+    )
+    assert started.status_code == 302, started.get_data(as_text=True)[:2000]
+    job = started.headers["Location"].rsplit("/", 1)[1]
+    deadline = time.monotonic() + 60
+    while (state := client.get(f"/events/1/badges/jobs/{job}.json").json)["status"] != "done":
+        assert state["status"] in ("queued", "running") and time.monotonic() < deadline, state
+        time.sleep(0.2)
+    download = client.get(state["download"])
+    (tmp_path / "badges.pdf").write_bytes(download.data)
+    download.close()
+    text = subprocess.run(
+        ["pdftotext", "-enc", "UTF-8", str(tmp_path / "badges.pdf"), "-"],
+        capture_output=True,
+        check=True,
+        text=True,
+    ).stdout
+    return re.sub(r"\s+", " ", text)
+
+
+@pytest.mark.parametrize(("event", "language"), ALL, indirect=["event"])
+def test_the_printed_badges_show_no_other_rule_systems_words_and_no_bare_key(
+    app, client, event, language, tmp_path
+):
+    in_language(client, language)
+    text = printed_badges(client, tmp_path)
+    vocabulary = rules.get_ruleset(event).words()
+    own = vocabulary.in_language(language, rules.get_ruleset(event).language)["quantities"]
+    assert all(q["name"] in text for q in own.values()), text  # its quantities, by its names
+    host = NEUTRAL.in_language(language, "en")["quantities"]
+    untracked = [host[q]["name"] for q in host if q not in own and host[q]["name"] in text]
+    assert untracked == [], text  # and only those it tracks
+    for word in sorted(own_words(event) | own_descriptions(event), key=len, reverse=True):
+        text = text.replace(word, " ")
+    others = sorted(
+        w for w in forbidden_words(event) if re.search(rf"(?<!\w){re.escape(w)}(?!\w)", text)
+    )
+    keys = [k for k in BARE_KEY.findall(text) if k != APP_NAME] + RULESET_KEY.findall(text)
+    assert (others, keys) == ([], []), text

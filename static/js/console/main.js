@@ -11,7 +11,6 @@ import { plural } from "../lib/plural.js";
 import { listen, put } from "../lib/store.js";
 import { dismissVoided, keepVoided, voided, voidedWords } from "../lib/voided.js";
 import { foresee, loadFold, refusalWords } from "./foresee.js";
-import { setUpDice } from "./dice.js";
 import { setUpDeclaredKinds } from "./declared.js";
 import { createFeedback } from "./feedback.js";
 import {
@@ -72,7 +71,7 @@ const config = {
   rules: event.rules ?? [], // a kit kept before rules were in it has none
   saves: event.saves,
   kinds: event.kinds ?? [], // the rule system's own kinds offered as a form
-  ownKinds: event.own_kinds ?? [], // every kind of its own (the dice section shows for "dice")
+  ownKinds: event.own_kinds ?? [], // every kind of its own (its part of the console reads them)
   handled: event.handled_kinds ?? null, // the kinds its rules apply (null: a kit kept before)
   damageTypes: event.damage_types ?? [], // those a hit may name, physical first
   words: event.words ?? null, // the rule system's words (null: a kit kept before they were in it)
@@ -453,7 +452,16 @@ function renderChecks(state) {
     button.disabled = state.wound === "dead";
   }
 }
-setUpDice(root, config.ownKinds, log, sayRoll);
+// The rule system's own script for its part of the console, where it ships one (its
+// package's static console.js, kept offline like its fold): it gets what it needs to log.
+const consoleModule = page.console_modules?.[event.ruleset];
+if (consoleModule) {
+  import(consoleModule)
+    .then((module) =>
+      module.setUp?.(root, { ownKinds: config.ownKinds, kinds: config.kinds, log, said: sayRoll, words }),
+    )
+    .catch((error) => console.error("the rule system's console script failed", error));
+}
 setUpDeclaredKinds(root, config.kinds, log);
 
 root.addEventListener("click", (event) => {

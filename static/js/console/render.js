@@ -273,16 +273,18 @@ export function renderTrack(root, state, words, statusNames, checks = []) {
 }
 
 // A roll as it reads everywhere (the answer, the recent rolls): what was rolled, its dice,
-// and what it meant. "Grabbed · 1o3d10: 2 · 3 · 9 → middle 3 + 2 = 5 / 12 ✖ failed. <what that
-// means>", "Confused · d100 67: 61–80: <the table's row>".
+// and what it meant. "Grabbed · <die> 2 · 3 · 9 → middle 3 + 2 = 5 / 12 ✖ failed: <what that
+// means>", "Confused · d100 67: 61–80: <the table's row>". The die of several dice is named by
+// the check, else by the rule system's part of the console (its words' `die`).
 export function rollWords(roll, words, statusNames = {}, checks = []) {
   const line = document.createElement("span");
   const what = document.createElement("strong");
   const check = checks.find((c) => c.key === roll.what);
   what.textContent = rollLabel(roll, words, statusNames);
-  const three = roll.dice.length === 3;
-  const die = check?.die ?? (three ? "1o3d10" : "d100");
-  line.append(what, ` · ${die} ${three ? rollText(roll, words, statusNames) : roll.kept}`);
+  const many = roll.dice.length > 1;
+  const die = check?.die ?? (many ? words.die : "d100");
+  const told = [die, many ? rollText(roll, words, statusNames) : roll.kept].filter((t) => t !== undefined && t !== "");
+  line.append(what, ` · ${told.join(" ")}`);
   if (check) {
     const meaning = checkOutcome(check, roll.kept, words, roll).text;
     if (meaning) {
@@ -295,7 +297,7 @@ export function rollWords(roll, words, statusNames = {}, checks = []) {
   return line;
 }
 
-// The key of a word in the page's <template data-words>: ("level", "malherido") → levelMalherido.
+// The key of a word in the page's <template data-words>: ("roll", "save") → rollSave.
 const wordKey = (prefix, value) => `${prefix}${value.charAt(0).toUpperCase()}${value.slice(1)}`;
 
 function clockTime(iso) {
@@ -308,8 +310,8 @@ function rollLabel(roll, words, statusNames) {
   return words[wordKey("roll", roll.what)] ?? statusNames[roll.what] ?? roll.what;
 }
 
-// "4 · 7 · 9 → middle 7 + 4 − 2 (Enfermo) = 9 / 12 ✖ failed" for a 1o3d10, with the
-// modifiers it used; "d100 37" for a check.
+// "4 · 7 · 9 → middle 7 + 4 − 2 (<condition>) = 9 / 12 ✖ failed" for several dice of which
+// one is kept, with the modifiers it used; "d100 37" for a check.
 export function rollText(roll, words, statusNames = {}) {
   if (roll.dice.length === 1 && roll.target === null) return `d100 ${roll.kept}`;
   const dice = roll.dice.join(" · ");
@@ -330,7 +332,7 @@ export function rollText(roll, words, statusNames = {}) {
 // What a condition's check means for the die rolled: the table row it falls in, or whether the
 // percentage failed and what that costs.
 export function checkOutcome(check, value, words, roll = null) {
-  if (check.die === "1o3d10" && roll) {
+  if (roll && roll.target !== null && roll.target !== undefined) {
     // A roll against a difficulty (its dice are told beside it): success ends the status.
     return { failed: roll.success === false, text: check.text };
   }
