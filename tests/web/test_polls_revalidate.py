@@ -112,6 +112,7 @@ def _timers(state: dict) -> list[str]:
     return found
 
 
+@pytest.mark.both_databases
 def test_a_revoked_token_is_refused_though_it_holds_the_current_tag(
     client, tokens, organiser, event_id, character_id
 ):
@@ -203,6 +204,7 @@ def test_a_phone_whose_session_ended_is_refused_though_it_holds_the_current_tag(
     assert again(phone, url, first).status_code == 401
 
 
+@pytest.mark.both_databases
 def test_a_current_phone_roster_is_answered_without_loading_a_user_or_an_event(
     client, referee, event_id, character_id, monkeypatch
 ):
@@ -228,6 +230,7 @@ def test_a_current_phone_roster_is_answered_without_loading_a_user_or_an_event(
     assert asked.status_code == 304
 
 
+@pytest.mark.both_databases
 def test_a_referee_holding_the_current_tag_of_an_event_since_archived_is_refused(
     client, referee, organiser, event_id, character_id
 ):
@@ -240,6 +243,7 @@ def test_a_referee_holding_the_current_tag_of_an_event_since_archived_is_refused
     assert refused.json["error"] == "event_archived"
 
 
+@pytest.mark.both_databases
 def test_an_unchanged_poll_opens_no_database_session_and_answers_as_the_full_path(
     client, referee, event_id, character_id, secret, monkeypatch
 ):
