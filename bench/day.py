@@ -396,7 +396,6 @@ def give_player_links(uri: str, characters: list[int]) -> list[str]:
     from larp_app.extensions import db
     from larp_app.models import Character
     from larp_app.services.badges import give_player_link
-    from larp_app.services.versions import changed
 
     app = create_app({"SQLALCHEMY_DATABASE_URI": uri})
     secrets = []
@@ -411,7 +410,6 @@ def give_player_links(uri: str, characters: list[int]) -> list[str]:
                 secret = tokens.new_secret()
                 give_player_link(character, secret)
                 secrets.append(secret)
-            changed(*rows)
             db.session.commit()
         db.session.remove()
         db.engine.dispose()

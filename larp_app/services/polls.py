@@ -48,6 +48,19 @@ _BY_SESSION = (
 )
 
 
+def _facts(statement, params: dict) -> list:
+    """The rows of one small read on a pooled connection of its own, past the ORM session: a
+    poll answered from them opens no session (nor closes one at the request's end)."""
+    with db.engine.connect() as connection:
+        return connection.execute(statement, params).all()
+
+
+def _fact(statement, params: dict):
+    """The one row of ``_facts``, or None."""
+    rows = _facts(statement, params)
+    return rows[0] if len(rows) == 1 else None
+
+
 def _state_facts(caller):
     return (
         select(
@@ -89,11 +102,7 @@ def state_poll(kind: str, secret: str, character_id: int) -> StatePoll | None:
     character's state now: the versions its tag needs; None when not (or not known)."""
     if len(secret) > 200:
         return None
-    row = (
-        db.session.connection()
-        .execute(STATE_FACTS[kind], {"digest": token_digest(secret), "character": character_id})
-        .one_or_none()
-    )
+    row = _fact(STATE_FACTS[kind], {"digest": token_digest(secret), "character": character_id})
     if row is None or row.role not in ("organiser", "referee"):
         return None
     if row.role == "referee" and (
@@ -105,11 +114,7 @@ def state_poll(kind: str, secret: str, character_id: int) -> StatePoll | None:
 
 def player_poll(secret: str) -> tuple[int, int] | None:
     """The character (id, version) a player's secret link names, or None."""
-    row = (
-        db.session.connection()
-        .execute(PLAYER_FACTS, {"digest": digest(secret.upper())})
-        .one_or_none()
-    )
+    row = _fact(PLAYER_FACTS, {"digest": digest(secret.upper())})
     return None if row is None else (row.id, row.version)
 
 
@@ -147,9 +152,7 @@ def roster_poll(kind: str, secret: str, asked: list[int] | None) -> RosterPoll |
     None when the caller is unknown, works none, or asked for one they may not read."""
     if len(secret) > 200:
         return None
-    rows = (
-        db.session.connection().execute(ROSTER_FACTS[kind], {"digest": token_digest(secret)}).all()
-    )
+    rows = _facts(ROSTER_FACTS[kind], {"digest": token_digest(secret)})
     if not rows or rows[0].role not in ("organiser", "referee"):
         return None
     worked = [

@@ -607,10 +607,12 @@ def _roster_unchanged():
     tokens = [kept_view_token(event_id, version, now) for event_id, version in allowed.events]
     if any(t is None for t in tokens):
         return None
-    token = ",".join(
+    locale = locale_for(allowed.language)
+    views = ",".join(
         f"{event_id}:{t.text()}" for (event_id, _), t in zip(allowed.events, tokens, strict=True)
     )
-    etag = f"roster.{locale_for(allowed.language)}.{token}"
+    token = f"{locale}|{views}"  # as services/roster.py names it: the language, then the views
+    etag = f"roster.{locale}.{token}"
     if request.args.get("since") == token or request.if_none_match.contains_weak(etag):
         response = Response(status=304)
         response.set_etag(etag, weak=True)

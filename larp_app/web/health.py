@@ -84,6 +84,16 @@ def _start_clock() -> None:
     g.request_started = time.perf_counter()
 
 
+_stamp: list = [0, ""]  # the second last written, and its text: one strftime a second
+
+
+def _now_text() -> str:
+    second = int(time.time())
+    if _stamp[0] != second:
+        _stamp[:] = [second, datetime.fromtimestamp(second, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")]
+    return _stamp[1]
+
+
 def _path() -> str:
     """The path, with badge and player secrets left out (logs are read by more people)."""
     path = request.path
@@ -96,10 +106,11 @@ def _path() -> str:
 def _log_request(response):
     started = g.get("request_started")
     took = (time.perf_counter() - started) * 1000 if started is not None else 0.0
-    when = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    if not request_log.isEnabledFor(logging.INFO):
+        return response
     request_log.info(
         "%s %s %s %s %s %.1fms",
-        when,
+        _now_text(),
         request.remote_addr or "-",
         request.method,
         _path(),

@@ -40,6 +40,15 @@ class SessionInterface(SecureCookieSessionInterface):
     def get_cookie_secure(self, app: Flask) -> bool:
         return super().get_cookie_secure(app) or request.is_secure
 
+    def get_signing_serializer(self, app: Flask):
+        """Flask's serializer, made once per secret key rather than for every request."""
+        key = (app.secret_key, tuple(app.config.get("SECRET_KEY_FALLBACKS") or ()))
+        kept = app.extensions.get("larp_session_serializer")
+        if kept is None or kept[0] != key:
+            kept = (key, super().get_signing_serializer(app))
+            app.extensions["larp_session_serializer"] = kept
+        return kept[1]
+
 
 def configure(app: Flask) -> None:
     if not app.config.get("SECRET_KEY"):
@@ -80,4 +89,5 @@ def _private(response: Response) -> bool:
     computer. The service worker keeps what a phone needs offline in its own storage."""
     if "attachment" in response.headers.get("Content-Disposition", ""):
         return True
-    return g.get("user") is not None and response.mimetype == "text/html"
+    # The page's type first: a poll's 304 or JSON never reads the user for this.
+    return response.mimetype == "text/html" and g.get("user") is not None

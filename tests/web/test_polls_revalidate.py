@@ -112,6 +112,7 @@ def _timers(state: dict) -> list[str]:
     return found
 
 
+@pytest.mark.both_databases
 def test_a_revoked_token_is_refused_though_it_holds_the_current_tag(
     client, tokens, organiser, event_id, character_id
 ):
@@ -203,6 +204,7 @@ def test_a_phone_whose_session_ended_is_refused_though_it_holds_the_current_tag(
     assert again(phone, url, first).status_code == 401
 
 
+@pytest.mark.both_databases
 def test_a_current_phone_roster_is_answered_without_loading_a_user_or_an_event(
     client, referee, event_id, character_id, monkeypatch
 ):
@@ -226,3 +228,41 @@ def test_a_current_phone_roster_is_answered_without_loading_a_user_or_an_event(
         "/api/v1/roster", headers=referee, query_string={"since": held, "event": event_id}
     )
     assert asked.status_code == 304
+
+
+@pytest.mark.both_databases
+def test_a_referee_holding_the_current_tag_of_an_event_since_archived_is_refused(
+    client, referee, organiser, event_id, character_id
+):
+    url = f"/api/v1/characters/{character_id}/state"
+    first = client.get(url, headers=referee)
+    assert again(client, url, first, referee).status_code == 304
+    assert client.post(f"/api/v1/events/{event_id}/archive", headers=organiser).status_code == 200
+    refused = again(client, url, first, referee)
+    assert refused.status_code == 403
+    assert refused.json["error"] == "event_archived"
+
+
+@pytest.mark.both_databases
+def test_an_unchanged_poll_opens_no_database_session_and_answers_as_the_full_path(
+    client, referee, event_id, character_id, secret, monkeypatch
+):
+    """The fast path reads its one row past the ORM; its tag is the full path's own."""
+    found = urls(event_id, character_id, secret)
+    held = {kind: client.get(found[kind], headers=referee) for kind in ("state", "player")}
+    roster = client.get("/api/v1/roster", headers=referee)
+
+    def refuse():
+        raise AssertionError("an ORM session was opened")
+
+    with client.application.app_context():
+        monkeypatch.setattr(db.session.registry, "createfunc", refuse)
+    for kind, first in held.items():
+        unchanged = again(client, found[kind], first, referee)
+        assert unchanged.status_code == 304
+        assert unchanged.headers["ETag"] == first.headers["ETag"]
+    since = client.get(
+        "/api/v1/roster", headers=referee, query_string={"since": roster.json["version"]}
+    )
+    assert since.status_code == 304
+    assert since.headers["ETag"] == roster.headers["ETag"]
