@@ -37,9 +37,9 @@ from sqlalchemy import select
 from sqlalchemy.dialects import postgresql, sqlite
 
 from .. import rules
-from ..rules.registry import get_ruleset, rulesets
 from ..extensions import db
 from ..models import KeptFold
+from ..rules.registry import get_ruleset, rulesets
 
 # Raise when the fold's meaning changes in a way its source does not show (data files).
 RULES_VERSION = 1
@@ -171,5 +171,5 @@ def store(rows: list[dict]) -> None:
     try:
         with engine.begin() as connection:
             connection.execute(statement, rows)
-    except Exception:  # noqa: BLE001 - a cache: a busy database or a deleted character
+    except Exception:
         db.session.info["larp_kept_folds_failed"] = True

@@ -478,7 +478,7 @@ class Snapshots:
                 continue
             try:
                 folded, refused, last_row = kept_folds.loads(data)
-            except Exception:  # noqa: BLE001 - a cache row that cannot be read: folded again
+            except Exception:
                 del found[character.id]
                 continue
             sheet = self._kept_context(character.id, key, character.larp, settings)

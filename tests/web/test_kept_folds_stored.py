@@ -16,8 +16,6 @@ from larp_app.services import kept_folds, snapshots
 from larp_app.services.clock import now_utc
 from larp_app.services.warm_up import warm_open_events
 
-from .conftest import auth
-
 pytestmark = pytest.mark.both_databases
 
 HIT = {"kind": "hit", "damage": 1, "pierce": True}
