@@ -7,8 +7,9 @@ Set-up: a fresh SQLite database (WAL) in a temporary directory, migrated; an eve
 ``--characters`` copies of the example sheet, each with ``--entries`` entries over the last
 three hours (bench/scale.py's ``build_event``). Building 5,000 × 200 takes minutes: with
 ``--db PATH`` the database is kept at PATH, and a later run given the same PATH upgrades it
-three hours (bench/scale.py's ``build_event``). Building 5,000 × 200 takes minutes: with
-settings (``-c python:larp_app.serving``: threaded workers, warm-up before taking requests):
+and reuses its event (its first event) instead of building one. Then gunicorn with the app's
+own serving settings (``-c python:larp_app.serving``: threaded workers, warm-up before
+taking requests):
 
 1. cold: one worker with the warm-up turned off (``LARP_WARM_UP=0``), as a worker was
    before: the first ``GET /api/v1/events/ID/roster`` it answers, then a warm one;
