@@ -55,25 +55,32 @@ def _sources(paths: Iterable[Path]) -> bytes:
 
 @cache
 def _code_digest(ruleset_key: str) -> bytes:
-    """The engine's source and the rule system's (every module its ``RULESET`` names)."""
-    engine = Path(rules.__file__).resolve().parent
-    paths = list(engine.rglob("*.py"))
+    """The engine's source, the built-in rule systems' and an installed rule system's own
+    package (every package its ``RULESET`` names, the standard library's left out)."""
+    app = Path(rules.__file__).resolve().parent.parent
+    paths = [*(app / "rules").rglob("*.py"), *(app / "rulesets").rglob("*.py")]
     ruleset = get_ruleset(ruleset_key)
-    modules = {type(ruleset).__module__}
-    for value in vars(ruleset).values() if hasattr(ruleset, "__dict__") else ():
-        module = getattr(value, "__module__", None)
-        if module:
-            modules.add(module)
-    for name in modules:
-        file = getattr(sys.modules.get(name), "__file__", None)
+    for top in _packages_of(ruleset):
+        file = getattr(sys.modules.get(top), "__file__", None)
         if file:
-            package = Path(file).resolve().parent
-            paths += package.rglob("*.py") if package != engine.parent else [Path(file)]
+            paths += Path(file).resolve().parent.rglob("*.py")
     try:
         release = package_version("larp_app")
     except PackageNotFoundError:
         release = "unknown"
     return hashlib.sha256(f"{RULES_VERSION}:{release}:".encode() + _sources(paths)).digest()
+
+
+def _packages_of(ruleset) -> set[str]:
+    """The top packages, other than this app and the standard library, of what a rule
+    system's ``RULESET`` holds."""
+    names = {type(ruleset).__module__}
+    for value in vars(ruleset).values() if hasattr(ruleset, "__dict__") else ():
+        module = getattr(value, "__module__", None)
+        if isinstance(module, str):
+            names.add(module)
+    tops = {name.split(".")[0] for name in names}
+    return {t for t in tops if t != "larp_app" and t not in sys.stdlib_module_names}
 
 
 def fingerprint(ruleset_key: str, settings_key: str) -> str:
@@ -106,14 +113,7 @@ class _Unpickler(pickle.Unpickler):
 @cache
 def _ruleset_packages() -> frozenset[str]:
     """The top packages of installed rule systems (a rule system's own wound track type)."""
-    names = set()
-    for ruleset in rulesets():
-        names.add(type(ruleset).__module__)
-        for value in vars(ruleset).values() if hasattr(ruleset, "__dict__") else ():
-            module = getattr(value, "__module__", None)
-            if module:
-                names.add(module)
-    return frozenset(name.split(".")[0] for name in names) - {"builtins", "larp_app"}
+    return frozenset(top for ruleset in rulesets() for top in _packages_of(ruleset))
 
 
 def dumps(folded: rules.Folded, conflicts: dict[str, rules.Entry], last_row: int | None) -> bytes:
