@@ -219,6 +219,8 @@ def run(args) -> None:
     finally:
         if proc is not None:
             stop_server(proc)
+        if args.db and (tmp / "gunicorn.log").exists():  # kept beside the database
+            shutil.copyfile(tmp / "gunicorn.log", Path(args.db).resolve().with_suffix(".log"))
         shutil.rmtree(tmp, ignore_errors=True)
 
 
