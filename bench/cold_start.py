@@ -5,8 +5,11 @@ Run from a checkout: ``.venv/bin/python bench/cold_start.py [--characters 5000]
 
 Set-up: a fresh SQLite database (WAL) in a temporary directory, migrated; an event of
 ``--characters`` copies of the example sheet, each with ``--entries`` entries over the last
-three hours (bench/scale.py's ``build_event``). Then gunicorn with the app's own serving
-settings (``-c python:larp_app.serving``: threaded workers, warm-up before taking requests):
+three hours (bench/scale.py's ``build_event``). Building 5,000 × 200 takes minutes: with
+``--db PATH`` the database is kept at PATH, and a later run given the same PATH upgrades it
+and reuses its event (its first event) instead of building one. Then gunicorn with the app's
+own serving settings (``-c python:larp_app.serving``: threaded workers, warm-up before
+taking requests):
 
 1. cold: one worker with the warm-up turned off (``LARP_WARM_UP=0``), as a worker was
    before: the first ``GET /api/v1/events/ID/roster`` it answers, then a warm one;
@@ -133,21 +136,47 @@ def phones_after_restart(env, port, workers, log, token, event_id, characters, h
     return answered, statuses
 
 
+def kept_event(uri: str) -> tuple[int, list[int]]:
+    """The first event of a kept database and its characters."""
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(uri)
+    with engine.connect() as conn:
+        event_id = conn.execute(text("SELECT min(id) FROM event")).scalar_one()
+        characters = (
+            conn.execute(
+                text('SELECT id FROM "character" WHERE event_id = :e ORDER BY id'), {"e": event_id}
+            )
+            .scalars()
+            .all()
+        )
+    engine.dispose()
+    return event_id, list(characters)
+
+
 def run(args) -> None:
     tmp = Path(tempfile.mkdtemp(prefix="larp-bench-cold-"))
     proc = None
     try:
-        uri = f"sqlite:///{tmp / 'cold.sqlite3'}"
+        kept = Path(args.db).resolve() if args.db else None
+        reuse = kept is not None and kept.exists()
+        uri = f"sqlite:///{kept or tmp / 'cold.sqlite3'}"
         # Costly reads are not made to take turns here: a worker's first roster is measured.
         env = {**os.environ, "LARP_SQLALCHEMY_DATABASE_URI": uri, "LARP_FAIR_SHARE": "false"}
         env.pop("DATABASE_URL", None)
         os.environ["LARP_SQLALCHEMY_DATABASE_URI"] = uri
         flask_cli(env, "db", "upgrade")
-        token = create_token(env, "bench-referee", "referee")
+        token = create_token(env, f"bench-referee-{os.getpid()}", "referee")
         started = time.monotonic()
-        event_id, characters = build_event(uri, args.characters, args.entries)
-        print(f"built {args.characters:,} characters × {args.entries} entries"
-              f" in {time.monotonic() - started:.0f} s", flush=True)  # fmt: skip
+        if reuse:
+            event_id, characters = kept_event(uri)
+            print(f"reused {kept}: {len(characters):,} characters", flush=True)
+        else:
+            event_id, characters = build_event(uri, args.characters, args.entries)
+            print(f"built {args.characters:,} characters × {args.entries} entries"
+                  f" in {time.monotonic() - started:.0f} s", flush=True)  # fmt: skip
+        if args.build_only:
+            return
         print(f"machine: {load_text()}   cores: {os.cpu_count()}   SQLite (WAL)")
         roster = f"/api/v1/events/{event_id}/roster"
         log = tmp / "gunicorn.log"
@@ -190,6 +219,8 @@ def run(args) -> None:
     finally:
         if proc is not None:
             stop_server(proc)
+        if args.db and (tmp / "gunicorn.log").exists():  # kept beside the database
+            shutil.copyfile(tmp / "gunicorn.log", Path(args.db).resolve().with_suffix(".log"))
         shutil.rmtree(tmp, ignore_errors=True)
 
 
@@ -200,6 +231,8 @@ def main() -> None:
     parser.add_argument("--phones", type=int, default=50)
     parser.add_argument("--workers", type=int, default=4)
     parser.add_argument("--skip-cold", action="store_true", help="no cold worker (step 1)")
+    parser.add_argument("--db", help="keep the SQLite database at this path, or reuse it")
+    parser.add_argument("--build-only", action="store_true", help="build (--db) and stop")
     run(parser.parse_args())
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint, text
+from sqlalchemy import JSON, ForeignKey, Index, LargeBinary, String, UniqueConstraint, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 from sqlalchemy.types import DateTime, TypeDecorator
 
@@ -270,3 +270,20 @@ class Heartbeat(db.Model):
 
     name: Mapped[str] = mapped_column(String(40), primary_key=True)
     at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class KeptFold(db.Model):
+    """A character's log folded at one of its versions, stored so that a worker starting in
+    the middle of an event reads it instead of folding again (services/kept_folds.py).
+    Derived data: dropping every row changes no answer, only the next start's cost."""
+
+    __tablename__ = "kept_fold"
+
+    character_id: Mapped[int] = mapped_column(
+        ForeignKey("character.id", ondelete="CASCADE"), primary_key=True
+    )
+    version: Mapped[int]  # the character's version the fold is of
+    # The rule system's code and the settings it was folded with (kept_folds.fingerprint):
+    # another fingerprint is another fold, ignored.
+    fingerprint: Mapped[str] = mapped_column(String(64))
+    folded: Mapped[bytes] = mapped_column(LargeBinary)

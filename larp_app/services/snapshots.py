@@ -44,6 +44,7 @@ from .. import rules
 from ..extensions import db
 from ..models import Character, Entry, Event
 from ..rules.wire import sheet_to_wire, state_to_wire
+from . import kept_folds
 from .events import event_settings
 from .logs import log_of
 from .versions import UNCOMMITTED, uncommitted
@@ -434,12 +435,14 @@ class Snapshots:
             select(Character.id).where(Character.event_id == event.id).order_by(Character.id)
         ).all()
         view = View(event.id, version, key, now, {}, [])
+        stamp = kept_folds.fingerprint(event.ruleset, key)
         # A few hundred characters at a time, streamed: a worker never holds a whole event's
         # sheets or entries at once (only each character's compact record is kept).
         for start in range(0, len(ids), BUILD_CHUNK):
             chunk = db.session.execute(
                 select(*CHARACTER_COLUMNS).where(Character.id.in_(ids[start : start + BUILD_CHUNK]))
             ).all()
+            stored = self._load_stored(chunk, stamp, key, settings)
             stale = [
                 c.id
                 for c in chunk
@@ -450,6 +453,7 @@ class Snapshots:
             logs = _logs(stale, event.id) if stale else {}
             for character in chunk:
                 self._place(view, character, settings, key, logs.get(character.id, []), now)
+            self._store([c.id for c in chunk if c.id not in stored], stamp)
             del chunk, logs
             if alive is not None:
                 alive()
@@ -459,6 +463,48 @@ class Snapshots:
         )
         self.views[event.id] = view
         return view
+
+    def _load_stored(self, chunk, stamp: str, key: str, settings) -> set[int]:
+        """The characters of ``chunk`` whose fold is stored at their version now; those this
+        worker does not keep at that version are read from there, not folded."""
+        busy = uncommitted()  # this transaction's writes: their versions are not yet true
+        found = kept_folds.read({c.id: c.version for c in chunk if c.id not in busy}, stamp)
+        for character in chunk:
+            data = found.get(character.id)
+            kept = self.records.get(character.id)
+            if data is None or (
+                kept is not None and kept.version == character.version and kept.settings == key
+            ):
+                continue
+            try:
+                folded, refused, last_row = kept_folds.loads(data)
+            except Exception:
+                del found[character.id]
+                continue
+            sheet = self._kept_context(character.id, key, character.larp, settings)
+            self.records[character.id] = fold_record(
+                sheet, character.version, None, folded, refused, last_row
+            )
+        return set(found)
+
+    def _store(self, character_ids: list[int], stamp: str) -> None:
+        """Store the records of these characters (not stored at their version), but none
+        while this transaction writes (its versions are not yet true)."""
+        if not character_ids or uncommitted():
+            return
+        rows = []
+        for character_id in character_ids:
+            record = self.records[character_id]
+            data = kept_folds.dumps(record.folded, record.conflict_entries, record.last_row)
+            rows.append(
+                {
+                    "character_id": character_id,
+                    "version": record.version,
+                    "fingerprint": stamp,
+                    "folded": data,
+                }
+            )
+        kept_folds.store(rows)
 
     def _place(self, view, character, settings, key, log, now) -> Row:
         sheet = self._kept_context(character.id, key, character.larp, settings)

@@ -48,6 +48,8 @@ NOT_THE_EVENTS = {
     "web_session": "a browser logged in to this server",
     "login_attempt": "failed logins at this server",
     "heartbeat": "the server's own check that its database accepts a write",
+    "kept_fold": "derived data: each character's log folded, for a worker's start; rebuilt "
+    "from the log wherever the event goes",
 }
 
 
