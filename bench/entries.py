@@ -133,9 +133,17 @@ def start_server(
     log_path: Path,
     app: str = "larp_app:create_app()",
     cwd: Path = ROOT,
+    threads: int = 0,
 ) -> subprocess.Popen:
+    """gunicorn serving ``app``: sync workers, or with ``threads`` the threaded workers `make
+    run` serves with (larp_app/serving.py: gthread, kept-alive connections, 90 s timeout)."""
     gunicorn = Path(sys.executable).parent / "gunicorn"
-    command = [str(gunicorn), "-w", str(workers), "-k", "sync", "-b", f"{HOST}:{port}"]
+    command = [str(gunicorn), "-w", str(workers), "-b", f"{HOST}:{port}"]
+    if threads:
+        command += ["-k", "gthread", "--threads", str(threads), "--keep-alive", "30"]
+        command += ["--timeout", "90"]
+    else:
+        command += ["-k", "sync"]
     with open(log_path, "wb") as log:
         return subprocess.Popen(
             [*command, app],

@@ -6,8 +6,8 @@ Run from a checkout: ``.venv/bin/python bench/fair_share.py [--sizes 300,2000]
 For each size: a fresh SQLite database (WAL) in a temporary directory, migrated with ``flask
 db upgrade``; an event of that many characters with 20 entries each (bench/scale.py's);
 a referee ("the other referee") whose console asks for one character's state, and a
-referee who loops; then ``gunicorn -w WORKERS -k sync`` on a free port of 127.0.0.1, as
-``make run`` serves. Three phases of ``--seconds`` each:
+referee who loops; then gunicorn on a free port of 127.0.0.1 with ``make run``'s threaded
+workers (``--threads 4``; ``--threads 0``: sync workers). Three phases of ``--seconds`` each:
 
 - quiet: the other referee's state request (``/characters/{id}/state``, no ETag: a whole
   answer) once every 100 ms, alone;
@@ -203,7 +203,7 @@ def run_size(size, args, tmp):
         run_env = {**env, "LARP_FAIR_SHARE": "true" if fair else "false"}
         port = free_port()
         log_path = folder / f"gunicorn-{fair}.log"
-        proc = start_server(run_env, port, args.workers, log_path)
+        proc = start_server(run_env, port, args.workers, log_path, threads=args.threads)
         try:
             wait_ready(proc, port, log_path)
             base = f"http://{HOST}:{port}"
@@ -246,8 +246,12 @@ def main() -> None:
     parser.add_argument("--sizes", default="300,2000")
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--workers", type=int, default=2 * (os.cpu_count() or 2))
+    parser.add_argument(
+        "--threads", type=int, default=4, help="threads a worker, as make run (0: sync workers)"
+    )
     args = parser.parse_args()
-    print(f"cores: {os.cpu_count()}   gunicorn workers: {args.workers} (sync)   ", end="")
+    kind = f"{args.threads} threads each" if args.threads else "sync"
+    print(f"cores: {os.cpu_count()}   gunicorn workers: {args.workers} ({kind})   ", end="")
     print(f"python {sys.version.split()[0]}   {args.seconds:g} s a phase")
     print(f"machine: {load_text()}")
     print()
