@@ -94,7 +94,7 @@ def test_several_blows_and_a_damage_call_in_one_entry_down_to_dying(live_server,
         phone.get_by_role("button", name="Più colpi").click()
     phone.get_by_role("button", name="Colpo", exact=True).click()
     phone.wait_for_selector("[data-death]:not([hidden])")
-    assert "Morente" in phone.inner_text("[data-wound]")
+    assert "morente" in phone.inner_text("[data-wound]")  # the rule system's word for dying
     left = phone.inner_text("[data-death-left]")
     assert left.startswith(("09:", "10:"))  # a 600-turn countdown, ticking
 

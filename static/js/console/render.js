@@ -46,10 +46,6 @@ export function woundWords(state) {
   return { icon: declared?.icon ?? "?", word: own ?? declared?.word ?? "" };
 }
 
-// A word heading a line starts with a capital ("morente" → "Morente"): the vocabulary's words
-// are as they read within a sentence.
-const headline = (text) => text.charAt(0).toLocaleUpperCase() + text.slice(1);
-
 // `sheet`: the character's larp sheet as the phone holds it (maxima, what a break leaves);
 // `checks`: the event's random checks, to say what each roll kept in the state meant.
 export function renderState(root, state, words, statusNames, sheet = {}, checks = []) {
@@ -60,7 +56,7 @@ export function renderState(root, state, words, statusNames, sheet = {}, checks 
   wound.className = `wound wound-${state.wound}`;
   const shown = woundWords(state);
   set("[data-wound-icon]", shown.icon);
-  set("[data-wound-word]", headline(shown.word));
+  set("[data-wound-word]", shown.word);
   // The figures the rule system shows beside the level ("damage 13 / 24").
   const figures = root.querySelector("[data-figures]");
   if (figures) {
