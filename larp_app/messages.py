@@ -178,6 +178,11 @@ def _worded(params: dict[str, Any], ruleset: str | None) -> dict[str, Any]:
     return worded
 
 
+def kind_owner(declared: rules.EntryKind) -> rules.Ruleset | None:
+    """The rule system that declares a kind, whose words it speaks (None: a shared kind)."""
+    return next((r for r in rules.rulesets() if declared in r.entry_kinds), None)
+
+
 def kind_label(kind: str, ruleset: str | None = None) -> str:
     """A kind of entry in the reader's words, the kind of ``ruleset`` (a kind of the same name
     is another rule system's other kind; None: the first rule system, by key, that declares
@@ -185,7 +190,7 @@ def kind_label(kind: str, ruleset: str | None = None) -> str:
     declared = rules.entry_kind(kind, ruleset)
     if declared is None:
         return kind
-    owner = next((r for r in rules.rulesets() if declared in r.entry_kinds), None)
+    owner = kind_owner(declared)
     if owner is not None:
         return ruleset_text(owner, declared.label)
     if isinstance(declared.label, str):

@@ -11,7 +11,7 @@ from flask_babel import format_datetime, format_decimal, format_time, get_locale
 from flask_babel import gettext as _
 
 from .. import rules
-from ..messages import kind_label, refusal_message, ruleset_text
+from ..messages import kind_label, kind_owner, refusal_message, ruleset_text
 from ..services.refusals import refusal_words
 from ..services.roster import original_and_translation as both_languages
 from ..services.words import (
@@ -41,11 +41,6 @@ def kind_words(kind: str, ruleset: str | None = None) -> str:
     return kind_label(kind, ruleset)
 
 
-def _owner(declared: rules.EntryKind) -> rules.Ruleset | None:
-    """The rule system that declares a kind, whose words it speaks (None: a shared kind)."""
-    return next((r for r in rules.rulesets() if declared in r.entry_kinds), None)
-
-
 def _declared(entry: rules.Entry) -> rules.EntryKind | None:
     """An entry's declaration, found by its class (each rule system's kinds are its own)."""
     for declared in rules.entry_kinds():
@@ -59,7 +54,7 @@ def entry_summary(entry: rules.Entry) -> str:
     """A few words on what an entry did, e.g. ``2 × 1, pierce``, as its kind declares; a hit
     of another damage type than physical names it in the words of its rule system."""
     declared = _declared(entry)
-    owner = None if declared is None else _owner(declared)
+    owner = None if declared is None else kind_owner(declared)
     say = _ if owner is None else _own_gettext(owner)
     text = "" if declared is None else declared.summary(entry, say)
     damage_type = getattr(entry, "damage_type", None)
