@@ -195,10 +195,11 @@ async def drive(plan: Plan) -> list[tuple[str, float, float, str]]:
         return status, answer_headers, payload
 
     async def every(seconds, ask):
-        await asyncio.sleep(rng.uniform(0, seconds))
+        await asyncio.sleep(min(rng.uniform(0, seconds), max(deadline - time.monotonic(), 0)))
         while time.monotonic() < deadline:
             await ask()
-            await asyncio.sleep(seconds)  # after the answer, as lib/api.js's setTimeout
+            # After the answer, as lib/api.js's setTimeout; never past the end of the phase.
+            await asyncio.sleep(min(seconds, max(deadline - time.monotonic(), 0)))
 
     def poller(kind, path_of, headers, key):
         held = dict(plan.held.get(key) or {"etag": None})

@@ -51,6 +51,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     csrf.init_app(app)
     cli.register(app)
     web.register(app)
+    from .web.quick import QuickAnswers
+
+    # Polls that changed nothing are answered before Flask (web/quick.py).
+    app.wsgi_app = QuickAnswers(app, app.wsgi_app)
     proxies = int(app.config.get("TRUSTED_PROXIES") or 0)
     if proxies:  # the client's address, scheme and host as the proxies saw them
         from werkzeug.middleware.proxy_fix import ProxyFix

@@ -118,12 +118,22 @@ class Record:
     # last change is this one, so a poll then is answered from memory (``known_change``).
     poll: tuple[datetime, datetime | None, datetime | None] | None = None
 
-    def at(self, ctx: rules.Context, now: datetime, log: list[rules.Entry] | None = None) -> None:
-        """Advance to ``now``; an entry dated later (a phone's clock) needs the log again."""
+    def at(
+        self,
+        ctx: rules.Context,
+        now: datetime,
+        log: list[rules.Entry] | None = None,
+        committed: bool = True,
+    ) -> None:
+        """Advance to ``now``; an entry dated later (a phone's clock) needs the log again.
+        ``committed``: the record is of committed rows, so a poll may be answered from it
+        until its next change (``poll``)."""
         last = self.folded.last_at
         if last is None or last <= now:
             snapshot = rules.snapshot_at(self.folded, ctx, now)
-            self.stamp = rules.last_change(self.folded, ctx, now)
+            self.stamp, until = rules.last_and_next_change(self.folded, ctx, now)
+            if committed:
+                self.poll = (now, until, self.stamp)
             due = rules.next_change(snapshot.state, ctx)
             self.due = None if due is None else max(due, now + rules.fold.TICK)
         else:
@@ -515,7 +525,7 @@ class Snapshots:
             self.records[character.id] = record
         elif record.folded.last_at is not None and record.folded.last_at > now and not log:
             log = _logs([character.id], view.event_id).get(character.id, [])  # needed: rare
-        record.at(ctx, now, log)
+        record.at(ctx, now, log, committed=character.id not in uncommitted())
         row = Row(
             character.id,
             character.version,
@@ -573,7 +583,8 @@ class Snapshots:
                     row = view.rows[character_id]
                     ctx = self._kept_context(character_id, key, larps[character_id], settings).ctx
                     record = row.record
-                    record.at(ctx, now, logs.get(character_id) if character_id in later else None)
+                    log = logs.get(character_id) if character_id in later else None
+                    record.at(ctx, now, log, committed=character_id not in uncommitted())
                     if record.due is not None:
                         heapq.heappush(view.due, (record.due, character_id))
                     view.latest = max(filter(None, (view.latest, record.stamp)), default=None)
@@ -648,11 +659,12 @@ def known_change(record: Record | None, version: int, at: datetime):
     return NOT_KNOWN
 
 
-def kept_view_token(event_id: int, version: int, at: datetime) -> Since | None:
-    """The token of an event's view at ``version`` and ``at`` from what this worker keeps,
-    with no query and no fold: None when it keeps no such view or a change of time alone
-    is due by ``at``."""
-    kept = current_app.extensions.get("larp_snapshots")
+def kept_view_token(
+    kept: Snapshots | None, event_id: int, version: int, at: datetime
+) -> Since | None:
+    """The token of an event's view at ``version`` and ``at`` from what this worker keeps
+    (``kept``), with no query and no fold: None when it keeps no such view or a change of
+    time alone is due by ``at``."""
     view = None if kept is None else kept.views.get(event_id)
     if view is None or view.version != version or at < view.at:
         return None
@@ -661,10 +673,11 @@ def kept_view_token(event_id: int, version: int, at: datetime) -> Since | None:
     return view.token()
 
 
-def kept_state_tag(character_id: int, version: int, at: datetime) -> str | None:
-    """``state_etag`` of a character at ``version`` from what this worker keeps, with no
-    query and no fold; None when it does not know it."""
-    kept = current_app.extensions.get("larp_snapshots")
+def kept_state_tag(
+    kept: Snapshots | None, character_id: int, version: int, at: datetime
+) -> str | None:
+    """``state_etag`` of a character at ``version`` from what this worker keeps (``kept``),
+    with no query and no fold; None when it does not know it."""
     record = None if kept is None else kept.records.get(character_id)
     known = known_change(record, version, at)
     if known is NOT_KNOWN:

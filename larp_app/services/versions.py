@@ -19,6 +19,13 @@ Left out, with why: a dismissed conflict is one referee's (its mark is in that r
 answers: ``conflicts.dismissed_mark``); a refusal is the board's own list, with its own
 mark; a sheet's history and who works an event change no state, roster line or board row
 (a phone's roster names the events it holds: another set of events is a whole answer).
+
+Who may read what moves a mark of its own, the ``accounts`` mark (``models.Mark``), in the
+same transaction: any write made in a session, by its objects or by a statement, to an
+account, a session, a token, the events a referee works or a referee's dismissed conflicts.
+A worker that answers polls from what it holds (services/known.py) reads the mark and
+forgets every caller it knew when it moved, so a session ended or a token revoked opens
+nothing from then on.
 """
 
 from __future__ import annotations
@@ -34,7 +41,18 @@ from sqlalchemy.orm import Session
 from sqlalchemy.sql.dml import Delete, Insert, Update
 
 from ..extensions import db
-from ..models import Badge, Character, Entry, Event
+from ..models import (
+    ApiToken,
+    Badge,
+    Character,
+    DismissedConflict,
+    Entry,
+    Event,
+    Mark,
+    RefereeEvent,
+    User,
+    WebSession,
+)
 
 # Built once (this runs with every entry); Core statements on the tables: no ORM objects
 # are synchronised, the objects of this session are expired instead.
@@ -59,11 +77,16 @@ MARK_EVENT_CHARACTERS = (
 EVENTS_OF = select(_CHARACTER.c.id, _CHARACTER.c.event_id).where(
     _CHARACTER.c.id.in_(bindparam("characters", expanding=True))
 )
-OWN = frozenset({RAISE_EVENT, MARK_CHARACTERS, MARK_EVENT_CHARACTERS, EVENTS_OF})
+_MARK = Mark.__table__
+RAISE_ACCOUNTS = update(_MARK).where(_MARK.c.name == "accounts").values(value=_MARK.c.value + 1)
+OWN = frozenset({RAISE_EVENT, MARK_CHARACTERS, MARK_EVENT_CHARACTERS, EVENTS_OF, RAISE_ACCOUNTS})
 
 # Tables whose rows name a character (by ``character_id``): a write moves its version.
 OF_A_CHARACTER = frozenset({Entry.__tablename__, Badge.__tablename__})
 WATCHED = OF_A_CHARACTER | {Character.__tablename__, Event.__tablename__}
+# Who may read what: a write to any of these moves the accounts mark.
+ACCOUNTS = (User, ApiToken, WebSession, RefereeEvent, DismissedConflict)
+OF_ACCOUNTS = frozenset(model.__tablename__ for model in ACCOUNTS)
 
 
 # The characters this transaction changed: {id: their record to keep once it commits, or
@@ -164,14 +187,21 @@ def _of_objects(session: Session, objects: Iterable[Any], changes: Changes, new=
             changes.character(obj.character_id)
 
 
+def _of_accounts(objects: Iterable[Any]) -> bool:
+    return any(isinstance(obj, ACCOUNTS) for obj in objects)
+
+
 @sa_event.listens_for(Session, "after_flush")
 def _flushed(session: Session, _context) -> None:
     changes = Changes()
+    dirty = [o for o in session.dirty if session.is_modified(o)]
     _of_objects(session, session.new, changes, new=True)
-    _of_objects(session, (o for o in session.dirty if session.is_modified(o)), changes)
+    _of_objects(session, dirty, changes)
     _of_objects(session, session.deleted, changes)
     if changes:
         _apply(session, session.connection(), changes)
+    if _of_accounts(session.new) or _of_accounts(dirty) or _of_accounts(session.deleted):
+        session.connection().execute(RAISE_ACCOUNTS)
 
 
 @sa_event.listens_for(Session, "after_flush_postexec")
@@ -201,6 +231,12 @@ def _executed(connection, statement, multiparams, params, _options, _result) -> 
     if statement in OWN or not isinstance(statement, Insert | Update | Delete):
         return
     table = getattr(statement.table, "name", None)
+    if table in OF_ACCOUNTS:
+        found = _SESSIONS.get(connection)
+        session = found() if found is not None else None
+        if session is not None and not session._flushing:  # (a flush's own: seen by _flushed)
+            connection.execute(RAISE_ACCOUNTS)  # in the write's own transaction
+        return
     if table not in WATCHED:
         return
     found = _SESSIONS.get(connection)

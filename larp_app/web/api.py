@@ -35,16 +35,14 @@ from ..services.conflicts import (
 from ..services.entries import record_entry, state_of
 from ..services.events import archive_event, create_event
 from ..services.exports import export_data
-from ..services.polls import roster_poll, state_poll
 from ..services.reimport import ADDED, apply_import, plan_import
 from ..services.roster import phone_roster, roster_text
-from ..services.snapshots import Since, kept_state_tag, kept_view_token, snapshots, state_etag
+from ..services.snapshots import Since, snapshots, state_etag
 from ..services.sync import sync_one
 from ..services.users import user_for_token
 from .display import entry_summary, public_base_url
 from .fair import costly
 from .hygiene import MAX_ID, api_error, http_api_error
-from .i18n import locale_for
 from .openapi import document
 from .unavailable import batch_cut_short
 
@@ -470,31 +468,12 @@ def _credential() -> tuple[str, str] | None:
     return ("session", key) if isinstance(key, str) else None
 
 
-def _state_unchanged(character_id: int):
-    """A 304 for a poll of an unchanged state, from one small query (may the caller still
-    read it, and its versions) and what the worker keeps; None: the full path answers."""
-    credential = _credential()
-    if credential is None:
-        return None
-    allowed = state_poll(*credential, character_id)
-    if allowed is None:
-        return None
-    tag = kept_state_tag(character_id, allowed.version, now_utc())
-    if tag is None:
-        return None
-    return not_modified(f"{tag}.u{allowed.user_id}.d{allowed.dismissed}")
-
-
 @bp.get("/characters/<int:character_id>/state")
 def get_state(character_id: int):
     """The state now (or ``at``), with ``your_conflicts``: the caller's entries here that
-    stopped counting, until dismissed. Polled with If-None-Match, a 304 costs no fold, and
-    when this worker knows the state, no session, user or character loaded (an entry
-    voided here raises the character's version: the tag changes with it)."""
-    if request.if_none_match and "at" not in request.args:
-        unchanged = _state_unchanged(character_id)
-        if unchanged is not None:
-            return unchanged
+    stopped counting, until dismissed. Polled with If-None-Match: an unchanged state is
+    answered before Flask (web/quick.py), and here a 304 costs no fold (an entry voided
+    here raises the character's version: the tag changes with it)."""
     return _get_state(character_id)
 
 
@@ -588,46 +567,10 @@ def me():
     )
 
 
-def _roster_unchanged():
-    """A 304 for a phone whose roster is current, from one small query (the caller, the
-    events they work and their versions) and the views this worker keeps; None: the full
-    path answers."""
-    credential = _credential()
-    if credential is None:
-        return None
-    asked = None
-    if events := request.args.get("event"):
-        if not all(n.isdigit() and 0 < int(n) <= MAX_ID for n in events.split(",")):
-            return None
-        asked = [int(n) for n in events.split(",")]
-    allowed = roster_poll(*credential, asked)
-    if allowed is None:
-        return None
-    now = now_utc()
-    tokens = [kept_view_token(event_id, version, now) for event_id, version in allowed.events]
-    if any(t is None for t in tokens):
-        return None
-    locale = locale_for(allowed.language)
-    views = ",".join(
-        f"{event_id}:{t.text()}" for (event_id, _), t in zip(allowed.events, tokens, strict=True)
-    )
-    token = f"{locale}|{views}"  # as services/roster.py names it: the language, then the views
-    etag = f"roster.{locale}.{token}"
-    if request.args.get("since") == token or request.if_none_match.contains_weak(etag):
-        response = Response(status=304)
-        response.set_etag(etag, weak=True)
-        return response
-    return None
-
-
 @bp.get("/roster")
 def get_phone_roster():
     """Everything a referee's phone keeps (``_phone_roster``); a phone whose roster is
-    current gets a 304 from what this worker keeps, loading no session, user or event."""
-    if "since" in request.args or request.if_none_match:
-        unchanged = _roster_unchanged()
-        if unchanged is not None:
-            return unchanged
+    current is answered before Flask (web/quick.py)."""
     return _phone_roster()
 
 

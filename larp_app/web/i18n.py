@@ -6,6 +6,8 @@ they log in on.
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import (
     Blueprint,
     current_app,
@@ -16,6 +18,7 @@ from flask import (
     session,
     url_for,
 )
+from werkzeug.datastructures import LanguageAccept
 
 from ..extensions import db
 from .auth import safe_next
@@ -35,15 +38,26 @@ def select_locale() -> str:
 
 def locale_for(user_language: str | None) -> str:
     """``select_locale`` for a user whose stored language is known (no user read)."""
-    languages = current_app.config["LANGUAGES"]
-    chosen = session.get("lang")
+    config = current_app.config
+    return pick_locale(
+        session.get("lang"),
+        user_language,
+        request.accept_languages,
+        config["LANGUAGES"],
+        config["BABEL_DEFAULT_LOCALE"],
+    )
+
+
+def pick_locale(
+    chosen: Any, user_language: str | None, accept: LanguageAccept, languages, default: str
+) -> str:
+    """The switcher's ``chosen`` language on this device, else the user's stored one, else
+    the best of the browser's ``accept``, else ``default``."""
     if chosen in languages:
         return chosen
     if user_language in languages:
         return user_language
-    return (
-        request.accept_languages.best_match(languages) or current_app.config["BABEL_DEFAULT_LOCALE"]
-    )
+    return accept.best_match(languages) or default
 
 
 @bp.post("/language")

@@ -17,9 +17,8 @@ from ..services.characters import larp_sheet
 from ..services.clock import now_utc
 from ..services.entries import state_of
 from ..services.events import status_catalogue
-from ..services.polls import player_poll
 from ..services.roster import in_language
-from ..services.snapshots import kept_state_tag, state_etag
+from ..services.snapshots import state_etag
 from ..tokens import SECRET_LENGTH
 
 bp = Blueprint("player", __name__, url_prefix="/p")
@@ -98,17 +97,7 @@ def page(secret: str):
 @bp.get("/<secret>/live.json")
 def live(secret: str):
     """The page's twin: the live state as data, and as the HTML the page swaps in."""
-    now = now_utc()
-    if request.if_none_match and len(secret) <= SECRET_LENGTH * 2:
-        # From one small query and what the worker keeps: no character loaded, no fold.
-        known = player_poll(secret)
-        tag = None if known is None else kept_state_tag(*known, now)
-        if tag is not None and request.if_none_match.contains_weak(
-            etag := f"player.{get_locale()}.{tag}"
-        ):
-            response = Response(status=304)
-            response.set_etag(etag, weak=True)
-            return response
+    now = now_utc()  # (an unchanged state is answered before Flask: web/quick.py)
     character = _character(secret)
     if character is None:
         return jsonify({"error": "not_found"}), 404

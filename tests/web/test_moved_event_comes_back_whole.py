@@ -50,6 +50,7 @@ NOT_THE_EVENTS = {
     "heartbeat": "the server's own check that its database accepts a write",
     "kept_fold": "derived data: each character's log folded, for a worker's start; rebuilt "
     "from the log wherever the event goes",
+    "mark": "this server's counters of changes, read by its workers to know what still holds",
 }
 
 

@@ -94,10 +94,10 @@ def test_a_timer_that_ends_changes_the_tag_at_that_instant_with_no_write(
     first = client.get(url, headers=referee)
     state = client.get(f"/api/v1/characters/{character_id}/state", headers=referee).json
     ends = min(rules.parse_instant(t) for t in _timers(state))
-    for module in ("larp_app.web.api", "larp_app.web.player"):
+    for module in ("larp_app.web.api", "larp_app.web.player", "larp_app.services.clock"):
         monkeypatch.setattr(f"{module}.now_utc", lambda: ends - timedelta(microseconds=1))
     assert again(client, url, first, referee).status_code == 304  # not yet
-    for module in ("larp_app.web.api", "larp_app.web.player"):
+    for module in ("larp_app.web.api", "larp_app.web.player", "larp_app.services.clock"):
         monkeypatch.setattr(f"{module}.now_utc", lambda: ends)
     ended = again(client, url, first, referee)
     assert ended.status_code == 200

@@ -127,7 +127,8 @@ def test_a_status_that_runs_out_is_a_change_though_nobody_logged_anything(
         ]
     ] == ["paura"]
     later = clock.now_utc() + timedelta(seconds=31)
-    monkeypatch.setattr("larp_app.web.api.now_utc", lambda: later)
+    for module in ("larp_app.web.api", "larp_app.services.clock"):  # (web/quick.py reads it)
+        monkeypatch.setattr(f"{module}.now_utc", lambda: later)
     delta = roster(client, api["referee"], since=first.json["version"])
     assert delta.status_code == 200
     assert [c["id"] for c in delta.json["characters"]] == [character_id]

@@ -1,0 +1,31 @@
+"""marks: a counter per kind of change (accounts: sessions, tokens, who works what), moved in
+the change's transaction, read by every worker to know that what it holds is still true
+
+Revision ID: 5e8b3f0a9c21
+Revises: 4d7a0c2e8f15
+Create Date: 2026-12-03 11:20:00.000000
+
+"""
+from alembic import op
+import sqlalchemy as sa
+
+
+# revision identifiers, used by Alembic.
+revision = '5e8b3f0a9c21'
+down_revision = '4d7a0c2e8f15'
+branch_labels = None
+depends_on = None
+
+
+def upgrade():
+    mark = op.create_table(
+        'mark',
+        sa.Column('name', sa.String(length=20), nullable=False),
+        sa.Column('value', sa.Integer(), server_default='0', nullable=False),
+        sa.PrimaryKeyConstraint('name'),
+    )
+    op.bulk_insert(mark, [{'name': 'accounts', 'value': 0}])
+
+
+def downgrade():
+    op.drop_table('mark')

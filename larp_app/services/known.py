@@ -1,0 +1,304 @@
+"""What a worker knows between requests of who may read what and of each character's
+version, so that a poll that changed nothing is answered without asking the database more
+than one tiny question (web/quick.py).
+
+The question is the database's *marks*: the sum of the events' versions (every change to a
+state, a roster line or a board row raises one, services/versions.py), the accounts mark
+(every change to who may read what: models.Mark) and the newest refused entry (the board
+lists them). While they read as they did, everything known still holds; when one moved,
+what it covers is read again before anything is answered from it:
+
+- an event's version: its characters whose version grew since, with their player links;
+- the accounts mark: every caller is forgotten and read again when next asked;
+- the newest refusal: each event's newest refusal is read again when next asked.
+
+Never older over newer: the marks are read first, then what they cover, so what is known is
+always at least as new as the marks it is kept under; loads and refreshes take turns (one
+lock), so a caller or a version read before a change is never stored after the change was
+seen. Anything not known, or any doubt, is no answer here: the full path answers.
+
+A cache: dropping it changes no answer, only the cost of the next polls.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Engine, bindparam, create_engine, func, select
+from sqlalchemy import event as sa_event
+from sqlalchemy.pool import NullPool
+
+from ..models import (
+    ApiToken,
+    Character,
+    DismissedConflict,
+    Event,
+    Mark,
+    RefereeEvent,
+    RefusedEntry,
+    User,
+    WebSession,
+)
+
+MARKS = select(
+    select(func.coalesce(func.sum(Event.version), 0)).scalar_subquery(),
+    select(Mark.value).where(Mark.name == "accounts").scalar_subquery(),
+    select(func.coalesce(func.max(RefusedEntry.id), 0)).scalar_subquery(),
+)
+EVENTS = select(Event.id, Event.version, Event.archived_at.is_not(None))
+CHARACTER_COLUMNS = (Character.id, Character.event_id, Character.version)
+CHANGED = select(*CHARACTER_COLUMNS, Character.player_secret_hash).where(
+    Character.event_id == bindparam("event"), Character.version > bindparam("since")
+)
+CHARACTER = select(*CHARACTER_COLUMNS, Character.player_secret_hash).where(
+    Character.id == bindparam("character")
+)
+PLAYER = select(*CHARACTER_COLUMNS, Character.player_secret_hash).where(
+    Character.player_secret_hash == bindparam("digest")
+)
+NEWEST_REFUSAL = (
+    select(func.coalesce(func.max(RefusedEntry.id), 0))
+    .join(Character, RefusedEntry.character_id == Character.id)
+    .where(Character.event_id == bindparam("event"))
+)
+
+
+def _caller_query(credential, key) -> Any:
+    user = (
+        select(User.id, User.role, User.language)
+        .join(credential, credential.user_id == User.id)
+        .where(key, User.active.is_(True))
+        .subquery()
+    )
+    return select(
+        user.c.id,
+        user.c.role,
+        user.c.language,
+        select(func.coalesce(func.max(DismissedConflict.id), 0))
+        .where(DismissedConflict.user_id == user.c.id)
+        .scalar_subquery(),
+        RefereeEvent.event_id,
+    ).select_from(user.outerjoin(RefereeEvent, RefereeEvent.user_id == user.c.id))
+
+
+CALLERS = {
+    "token": _caller_query(
+        ApiToken, (ApiToken.token_hash == bindparam("digest")) & ApiToken.revoked_at.is_(None)
+    ),
+    "session": _caller_query(
+        WebSession,
+        (WebSession.key_hash == bindparam("digest")) & WebSession.ended_at.is_(None),
+    ),
+}
+
+
+@dataclass(frozen=True)
+class Caller:
+    """An open session's or token's account, as a poll's answer needs it."""
+
+    user_id: int
+    role: str
+    language: str | None
+    works: frozenset[int] | None  # the events assigned; None: every open event
+    dismissed: int  # the newest of their dismissals (conflicts.dismissed_mark)
+
+    def reads(self, event_id: int, archived: bool) -> bool:
+        """Whether this caller may read the event's characters (services/assignments.py)."""
+        if self.role == "organiser":
+            return True
+        if self.role != "referee" or archived:
+            return False
+        return self.works is None or event_id in self.works
+
+
+@dataclass(frozen=True)
+class EventFacts:
+    version: int
+    archived: bool
+
+
+@dataclass(frozen=True)
+class CharacterFacts:
+    id: int
+    event_id: int
+    version: int
+
+
+class Known:
+    """One worker's knowledge (see the module's words), read through its own connections:
+    one per thread, in autocommit, closed with the engine."""
+
+    def __init__(self, engine: Engine):
+        self.engine = engine
+        self.lock = threading.Lock()
+        self._local = threading.local()
+        self._opened: list = []
+        self._generation = 0
+        self.marks: tuple | None = None
+        self.callers: dict[tuple[str, str], Caller] = {}
+        self.events: dict[int, EventFacts] = {}
+        self.seen: dict[int, int] = {}  # event id -> the version its known characters are of
+        self.characters: dict[int, CharacterFacts] = {}
+        self.players: dict[str, int] = {}  # player link digest -> character id
+        self.player_of: dict[int, str] = {}
+        self.refused: dict[int, int] = {}  # event id -> its newest refusal
+        self._marks_sql = str(
+            MARKS.compile(dialect=engine.dialect, compile_kwargs={"literal_binds": True})
+        )
+        # Connections of its own, outside the app's pool: held by a thread for good, and
+        # closed for good with the app's engine.
+        self._own = create_engine(engine.url, poolclass=NullPool)
+        sa_event.listen(engine, "engine_disposed", self._close)
+
+    # --- connections ------------------------------------------------------------------------
+
+    def _connection(self):
+        local = self._local
+        if getattr(local, "generation", None) != self._generation:
+            connection = self._own.connect().execution_options(isolation_level="AUTOCOMMIT")
+            with self.lock:
+                self._opened.append(connection)
+            local.connection, local.generation = connection, self._generation
+            local.cursor = None
+        return local.connection
+
+    def _close(self, _engine=None) -> None:
+        with self.lock:
+            opened, self._opened = self._opened, []
+            self._generation += 1
+            self.marks = None
+        for connection in opened:
+            with contextlib.suppress(Exception):  # already gone with its database
+                connection.close()
+
+    def forget(self) -> None:
+        """Drop every connection (after a database error): the next poll opens its own."""
+        self._close()
+
+    def _read_marks(self) -> tuple:
+        connection = self._connection()
+        local = self._local
+        if local.cursor is None:
+            local.cursor = connection.connection.driver_connection.cursor()
+        local.cursor.execute(self._marks_sql)
+        return tuple(local.cursor.fetchone())
+
+    # --- keeping up -------------------------------------------------------------------------
+
+    def current(self) -> None:
+        """Bring what is known up to the database's marks (one tiny query when nothing
+        moved). A database error goes to the caller: nothing is answered from here then."""
+        marks = self._read_marks()
+        if marks != self.marks:
+            with self.lock:
+                if marks != self.marks:
+                    self._refresh(marks)
+
+    def _refresh(self, marks: tuple) -> None:
+        old = self.marks or (None, None, None)
+        if marks[1] != old[1]:
+            self.callers = {}
+        if marks[2] != old[2]:
+            self.refused = {}
+        if marks[0] != old[0]:
+            self._read_versions()
+        self.marks = marks  # last: a reader that sees these marks sees what they cover
+
+    def _read_versions(self) -> None:
+        connection = self._connection()
+        events = {
+            event_id: EventFacts(version, bool(archived))
+            for event_id, version, archived in connection.execute(EVENTS)
+        }
+        for event_id, seen in list(self.seen.items()):
+            facts = events.get(event_id)
+            if facts is None:  # an event deleted: forget its characters
+                self._drop_event(event_id)
+            elif facts.version != seen:
+                for row in connection.execute(CHANGED, {"event": event_id, "since": seen}):
+                    self._keep_character(row)
+                self.seen[event_id] = facts.version
+        self.events = events
+
+    def _drop_event(self, event_id: int) -> None:
+        del self.seen[event_id]
+        for character_id in [c for c, f in self.characters.items() if f.event_id == event_id]:
+            del self.characters[character_id]
+            self._keep_player(character_id, None)
+
+    def _keep_character(self, row) -> CharacterFacts:
+        facts = CharacterFacts(row[0], row[1], row[2])
+        self.characters[facts.id] = facts
+        self._keep_player(facts.id, row[3])
+        return facts
+
+    def _keep_player(self, character_id: int, digest: str | None) -> None:
+        before = self.player_of.pop(character_id, None)
+        if before is not None and self.players.get(before) == character_id:
+            del self.players[before]
+        if digest is not None:
+            self.players[digest] = character_id
+            self.player_of[character_id] = digest
+
+    def _load(self, statement, params: dict) -> CharacterFacts | None:
+        """A character read on first need, with its event known (under the lock)."""
+        with self.lock:
+            row = self._connection().execute(statement, params).first()
+            if row is None:
+                return None
+            if row[1] not in self.events:
+                self._read_versions()  # a new event since the last change of versions
+            if row[1] not in self.events:
+                return None
+            # Its characters known from here are at least as new as its version known now.
+            self.seen.setdefault(row[1], self.events[row[1]].version)
+            return self._keep_character(row)
+
+    # --- what a poll asks -------------------------------------------------------------------
+
+    def character(self, character_id: int) -> CharacterFacts | None:
+        known = self.characters.get(character_id)
+        if known is not None and known.event_id in self.seen:
+            return known
+        return self._load(CHARACTER, {"character": character_id})
+
+    def player(self, digest: str) -> CharacterFacts | None:
+        """The character whose player link has this digest, or None (unknown)."""
+        character_id = self.players.get(digest)
+        if character_id is not None:
+            known = self.characters.get(character_id)
+            if known is not None and known.event_id in self.seen:
+                return known
+        return self._load(PLAYER, {"digest": digest})
+
+    def event(self, event_id: int) -> EventFacts | None:
+        return self.events.get(event_id)
+
+    def caller(self, kind: str, digest: str) -> Caller | None:
+        """The open session's or token's account (``kind`` ``session`` or ``token``, the
+        digest of its key), or None: unknown, ended, revoked or the account disabled."""
+        key = (kind, digest)
+        known = self.callers.get(key)
+        if known is not None:
+            return known
+        with self.lock:
+            rows = self._connection().execute(CALLERS[kind], {"digest": digest}).all()
+            if not rows:
+                return None
+            user_id, role, language, dismissed, _ = rows[0]
+            works = frozenset(r[4] for r in rows if r[4] is not None)
+            caller = Caller(user_id, role, language, works or None, dismissed)
+            self.callers[key] = caller
+            return caller
+
+    def newest_refusal(self, event_id: int) -> int:
+        known = self.refused.get(event_id)
+        if known is not None:
+            return known
+        with self.lock:
+            newest = self._connection().execute(NEWEST_REFUSAL, {"event": event_id}).scalar()
+            self.refused[event_id] = newest
+            return newest

@@ -1,0 +1,334 @@
+"""Polls that changed nothing, answered before Flask: what a stored answer costs.
+
+A console's state, a player's page, a phone's roster and the board poll every few seconds
+with the ETag of the answer they hold; nearly every poll changed nothing. This middleware in
+front of the app answers those 304 Not Modified from what the worker already knows: who the
+caller is and what they may read (services/known.py, checked against the database's marks
+with one tiny query), the character's or the event's version, and the instant of its next
+change by time alone (services/snapshots.py). No request context, session, user or ORM
+object is made, and nothing is folded.
+
+The tag compared is the full path's own (web/api.py, web/player.py, web/organiser/board.py),
+built from the same facts; the answer carries the full path's headers. Anything this does not
+know for certain (a caller never seen, a state this worker has not folded at its version, a
+tag that does not match, a session cookie signed over an hour ago, which the full path signs
+again) goes to the full path, which answers in words.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Iterable
+from datetime import timedelta
+from urllib.parse import parse_qs
+
+from flask import Flask
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header, parse_cookie
+
+from ..services import clock
+from ..services.known import Known
+from ..services.snapshots import kept_state_tag, kept_view_token
+from ..services.users import token_digest
+from ..tokens import SECRET_LENGTH, digest
+from .health import _now_text, request_log
+from .hygiene import MAX_ID
+from .i18n import pick_locale
+from .security import CSP, HSTS
+
+log = logging.getLogger(__name__)
+
+# A session cookie signed longer ago than this is left to the full path, which signs it
+# again (a phone that only ever polls stays logged in: PERMANENT_SESSION_LIFETIME).
+FRESH_COOKIE = timedelta(hours=1)
+KEPT = 20_000  # cookie headers and language headers remembered, at most
+
+STATE_PREFIX, STATE_SUFFIX = "/api/v1/characters/", "/state"
+PLAYER_PREFIX, PLAYER_SUFFIX = "/p/", "/live.json"
+BOARD_PREFIX, BOARD_SUFFIX = "/events/", "/board.json"
+ROSTER = "/api/v1/roster"
+VARY = "Accept-Encoding, Cookie"  # an answer in the language the session cookie may choose
+
+
+def _number(text: str) -> int | None:
+    return int(text) if text.isdigit() and 0 < int(text) <= MAX_ID else None
+
+
+def _holds(if_none_match: str, etag: str) -> bool:
+    """Whether the client holds ``etag`` (compared weakly, as the full path does)."""
+    return f'"{etag}"' in if_none_match
+
+
+class QuickAnswers:
+    """The WSGI middleware (see the module's words)."""
+
+    def __init__(self, app: Flask, wsgi_app: Callable):
+        self.app = app
+        self.wsgi_app = wsgi_app
+        self._known: Known | None = None
+        self._cookies: dict[str, tuple[dict, float] | None] = {}
+        self._accepts: dict[str, LanguageAccept] = {}
+
+    @property
+    def known(self) -> Known:
+        if self._known is None:
+            from ..extensions import db
+
+            with self.app.app_context():
+                self._known = Known(db.engine)
+        return self._known
+
+    def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
+        if environ.get("REQUEST_METHOD") == "GET":
+            started = time.perf_counter()
+            try:
+                answer = self._unchanged(environ)
+            except Exception as failure:  # a cache: the full path answers, in words
+                log.warning("quick answer left to the full path: %r", failure)
+                self.known.forget()
+                answer = None
+            if answer is not None:
+                return self._not_modified(environ, start_response, *answer, started)
+        return self.wsgi_app(environ, start_response)
+
+    # --- which poll ---------------------------------------------------------------------
+
+    def _unchanged(self, environ: dict) -> tuple[str, list[tuple[str, str]]] | None:
+        """The ETag and headers of a 304 for this request, or None (the full path)."""
+        path = environ.get("PATH_INFO", "")
+        held = environ.get("HTTP_IF_NONE_MATCH", "")
+        query = environ.get("QUERY_STRING", "")
+        if path == ROSTER:
+            return self._roster(environ, held, query)
+        if not held or "*" in held:
+            return None
+        if path.startswith(PLAYER_PREFIX) and path.endswith(PLAYER_SUFFIX):
+            secret = path[len(PLAYER_PREFIX) : -len(PLAYER_SUFFIX)]
+            if 0 < len(secret) <= SECRET_LENGTH * 2 and "/" not in secret and not query:
+                return self._player(environ, held, secret)
+        elif path.startswith(STATE_PREFIX) and path.endswith(STATE_SUFFIX) and not query:
+            character_id = _number(path[len(STATE_PREFIX) : -len(STATE_SUFFIX)])
+            if character_id is not None:
+                return self._state(environ, held, character_id)
+        elif path.startswith(BOARD_PREFIX) and path.endswith(BOARD_SUFFIX):
+            event_id = _number(path[len(BOARD_PREFIX) : -len(BOARD_SUFFIX)])
+            if event_id is not None:
+                return self._board(environ, held, event_id)
+        return None
+
+    # --- each poll, as its full path tags it --------------------------------------------
+
+    def _state(self, environ, held, character_id):
+        """web/api.py ``get_state``: the state's tag, the caller's id and dismissals."""
+        caller = self._caller(environ)
+        if caller is None:
+            return None
+        known = self.known
+        character = known.character(character_id)
+        event = None if character is None else known.event(character.event_id)
+        if event is None or not caller.reads(character.event_id, event.archived):
+            return None
+        tag = kept_state_tag(self._kept(), character_id, character.version, clock.now_utc())
+        if tag is None:
+            return None
+        etag = f"{tag}.u{caller.user_id}.d{caller.dismissed}"
+        if not _holds(held, etag):
+            return None
+        # A bearer token's answer never read the session: it does not vary with the cookie.
+        by_token = environ.get("HTTP_AUTHORIZATION", "").startswith("Bearer ")
+        vary = "Accept-Encoding" if by_token else VARY
+        return etag, [("Cache-Control", "no-cache"), ("Vary", vary)]
+
+    def _player(self, environ, held, secret):
+        """web/player.py ``live``: the player's language and the character's state tag."""
+        session = self._session(environ)
+        if session is False:
+            return None
+        self.known.current()
+        character = self.known.player(digest(secret.upper()))
+        if character is None:
+            return None
+        locale = self._locale(environ, session)
+        if locale is None:
+            return None
+        tag = kept_state_tag(self._kept(), character.id, character.version, clock.now_utc())
+        if tag is None:
+            return None
+        etag = f"player.{locale}.{tag}"
+        if not _holds(held, etag):
+            return None
+        return etag, [
+            ("X-Robots-Tag", "noindex"),
+            ("Cache-Control", "private, no-cache"),
+            ("Vary", VARY),
+        ]
+
+    def _roster(self, environ, held, query):
+        """web/api.py ``get_phone_roster``: the caller's language and the views' tokens of
+        the open events they work (or of those asked)."""
+        asked = parse_qs(query, keep_blank_values=True)
+        since = asked.pop("since", [None])
+        events = asked.pop("event", [None])
+        if asked or len(since) > 1 or len(events) > 1 or (since[0] is None and not held):
+            return None
+        caller = self._caller(environ)
+        if caller is None or caller.role not in ("organiser", "referee"):
+            return None
+        known = self.known
+        worked = sorted(
+            event_id
+            for event_id, facts in known.events.items()
+            if not facts.archived and caller.reads(event_id, facts.archived)
+        )
+        if events[0] is not None:
+            ids = [_number(n) for n in events[0].split(",")]
+            if None in ids or any(n not in worked for n in ids):
+                return None  # not theirs, archived or unknown: the full path says so
+            worked = sorted(set(ids))
+        if not worked:
+            return None
+        now = clock.now_utc()
+        kept = self._kept()
+        tokens = [kept_view_token(kept, n, known.events[n].version, now) for n in worked]
+        if any(t is None for t in tokens):
+            return None
+        locale = self._locale(environ, self._session(environ) or {}, caller)
+        views = ",".join(f"{n}:{t.text()}" for n, t in zip(worked, tokens, strict=True))
+        token = f"{locale}|{views}"  # as services/roster.py names it
+        etag = f"roster.{locale}.{token}"
+        if since[0] == token or (held and _holds(held, etag)):
+            return etag, [("Cache-Control", "no-cache"), ("Vary", VARY)]
+        return None
+
+    def _board(self, environ, held, event_id):
+        """web/organiser/board.py ``board_live``: the view's token and the newest refusal,
+        for an organiser."""
+        caller = self._caller(environ, cookie_only=True)
+        if caller is None or caller.role != "organiser":
+            return None
+        known = self.known
+        event = known.event(event_id)
+        if event is None:
+            return None
+        token = kept_view_token(self._kept(), event_id, event.version, clock.now_utc())
+        if token is None:
+            return None
+        locale = self._locale(environ, self._session(environ) or {}, caller)
+        etag = f"board.{locale}.{token.text()}.{known.newest_refusal(event_id)}"
+        return (
+            (etag, [("Cache-Control", "no-cache"), ("Vary", VARY)]) if _holds(held, etag) else None
+        )
+
+    # --- who asks, in which language ----------------------------------------------------
+
+    def _kept(self):
+        return self.app.extensions.get("larp_snapshots")
+
+    def _caller(self, environ, cookie_only: bool = False):
+        """The caller of a bearer token or of the session cookie, with what is known
+        brought up to the database's marks; None: unknown here (the full path answers)."""
+        header = environ.get("HTTP_AUTHORIZATION", "")
+        if header.startswith("Bearer ") and not cookie_only:
+            kind, secret = "token", header[7:]
+        else:
+            session = self._session(environ)
+            if not session or not isinstance(session.get("sid"), str):
+                return None
+            kind, secret = "session", session["sid"]
+        if len(secret) > 200:
+            return None
+        self.known.current()
+        return self.known.caller(kind, token_digest(secret))
+
+    def _session(self, environ) -> dict | bool:
+        """The session cookie's data ({} without one); False when it cannot be trusted
+        here (badly signed, expired, or signed too long ago: the full path decides)."""
+        header = environ.get("HTTP_COOKIE")
+        if not header:
+            return {}
+        kept = self._cookies.get(header)
+        if kept is None:
+            kept = self._read_cookie(header)
+            if len(self._cookies) >= KEPT:
+                self._cookies.clear()
+            self._cookies[header] = kept
+        if kept is False:
+            return False
+        data, signed = kept
+        if signed and time.time() - signed > FRESH_COOKIE.total_seconds():
+            return False
+        return data
+
+    def _read_cookie(self, header: str):
+        app = self.app
+        value = parse_cookie(header).get(app.config["SESSION_COOKIE_NAME"])
+        if value is None:
+            return {}, 0.0
+        serializer = app.session_interface.get_signing_serializer(app)
+        if serializer is None:
+            return False
+        try:
+            data, signed = serializer.loads(
+                value,
+                max_age=int(app.permanent_session_lifetime.total_seconds()),
+                return_timestamp=True,
+            )
+        except Exception:  # badly signed or expired: the full path clears it
+            return False
+        return (data if isinstance(data, dict) else {}), signed.timestamp()
+
+    def _locale(self, environ, session: dict, caller=None) -> str | None:
+        """web/i18n.py ``select_locale``: the switcher's choice, else the logged-in user's
+        stored language, else the browser's. None: a session whose user is not known."""
+        config = self.app.config
+        if (
+            caller is None
+            and isinstance(session.get("sid"), str)
+            and (session.get("lang") not in config["LANGUAGES"])
+        ):
+            caller = self.known.caller("session", token_digest(session["sid"]))
+            if caller is None:
+                return None  # an ended session: the full path clears the cookie
+        header = environ.get("HTTP_ACCEPT_LANGUAGE", "")
+        accept = self._accepts.get(header)
+        if accept is None:
+            accept = parse_accept_header(header, LanguageAccept)
+            if len(self._accepts) >= KEPT:
+                self._accepts.clear()
+            self._accepts[header] = accept
+        return pick_locale(
+            session.get("lang"),
+            None if caller is None else caller.language,
+            accept,
+            config["LANGUAGES"],
+            config["BABEL_DEFAULT_LOCALE"],
+        )
+
+    # --- the answer ---------------------------------------------------------------------
+
+    def _not_modified(self, environ, start_response, etag, headers, started):
+        headers = [
+            ("ETag", f'W/"{etag}"'),
+            *headers,
+            ("Content-Security-Policy", CSP),
+            ("X-Content-Type-Options", "nosniff"),
+            ("Referrer-Policy", "same-origin"),
+        ]
+        if environ.get("wsgi.url_scheme") == "https":
+            headers.append(("Strict-Transport-Security", HSTS))
+        start_response("304 NOT MODIFIED", headers)
+        if request_log.isEnabledFor(logging.INFO):
+            path = environ.get("PATH_INFO", "")
+            if path.startswith(PLAYER_PREFIX):  # the secret stays out of the log
+                path = f"{PLAYER_PREFIX}…{PLAYER_SUFFIX}"
+            request_log.info(
+                "%s %s %s %s %s %.1fms",
+                _now_text(),
+                environ.get("REMOTE_ADDR") or "-",
+                "GET",
+                path,
+                304,
+                (time.perf_counter() - started) * 1000,
+            )
+        return []

@@ -1,0 +1,283 @@
+"""Polls that changed nothing are answered before Flask (larp_app/web/quick.py), from what
+the worker knows, checked against the database's marks (larp_app/services/known.py): the
+same tag and headers as the full path's 304, no request context made, and never an answer
+of what another worker has since changed — an entry, a token revoked, a session ended, a
+referee taken off the event, a dismissal, a refusal."""
+
+from __future__ import annotations
+
+import time
+import uuid
+
+import pytest
+
+from larp_app import create_app, rules
+from larp_app.extensions import db
+from larp_app.models import ApiToken, Character, Mark, RefereeEvent, User, WebSession
+from larp_app.services.clock import now_utc
+
+from .conftest import auth
+from .helpers import log_in, make_user
+
+pytestmark = pytest.mark.both_databases
+
+
+@pytest.fixture
+def other_worker(app):
+    """A second app on the same database, as another gunicorn worker."""
+    other = create_app(dict(app.config))
+    yield other.test_client()
+    with other.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+@pytest.fixture
+def secret(app, character_id):
+    with app.app_context():
+        return db.session.get(Character, character_id).player_secret
+
+
+@pytest.fixture
+def phone(app, client):
+    """A referee logged in on a phone (the session cookie, as the console polls)."""
+    make_user(app, "rita", "referee")
+    browser = app.test_client()
+    assert log_in(browser, "rita").status_code == 302
+    return browser
+
+
+@pytest.fixture
+def board(app):
+    """The organiser logged in at the laptop, for the board."""
+    make_user(app, "olga", "organiser")
+    browser = app.test_client()
+    assert log_in(browser, "olga").status_code == 302
+    return browser
+
+
+def full_path_only(app):
+    """The app without its quick answers: every request through Flask."""
+    return app.wsgi_app.wsgi_app
+
+
+class NoFlask:
+    """Stand in for Flask behind the quick answers: any request that reaches it fails."""
+
+    def __init__(self, app):
+        self.app = app
+        self.inner = app.wsgi_app.wsgi_app
+
+    def __enter__(self):
+        def refuse(environ, start_response):
+            raise AssertionError(f"reached Flask: {environ['PATH_INFO']}")
+
+        self.app.wsgi_app.wsgi_app = refuse
+
+    def __exit__(self, *exc):
+        self.app.wsgi_app.wsgi_app = self.inner
+
+
+def again(client, url, first, headers=None, **kwargs):
+    held = {**(headers or {}), "If-None-Match": first.headers["ETag"]}
+    return client.get(url, headers=held, **kwargs)
+
+
+def polls(event_id, character_id, secret, referee, phone, board, client):
+    """Each kind of poll: (who asks, the URL, headers)."""
+    return {
+        "console state by token": (client, f"/api/v1/characters/{character_id}/state", referee),
+        "console state by phone": (phone, f"/api/v1/characters/{character_id}/state", {}),
+        "player page": (client, f"/p/{secret}/live.json", {}),
+        "phone roster": (phone, "/api/v1/roster", {}),
+        "board": (board, f"/events/{event_id}/board.json", {}),
+    }
+
+
+KINDS = ["console state by token", "console state by phone", "player page", "phone roster"]
+
+
+def log(client, character_id, headers, **body):
+    answer = client.post(
+        f"/api/v1/characters/{character_id}/entries",
+        json={"id": str(uuid.uuid4()), "at": rules.format_instant(now_utc()), **body},
+        headers=headers,
+    )
+    assert answer.status_code == 201, answer.json
+    return answer
+
+
+@pytest.mark.parametrize("kind", [*KINDS, "board"])
+def test_an_unchanged_poll_is_answered_before_flask_with_the_full_paths_tag_and_headers(
+    app, client, referee, phone, board, event_id, character_id, secret, kind
+):
+    asker, url, headers = polls(event_id, character_id, secret, referee, phone, board, client)[
+        kind
+    ]
+    first = asker.get(url, headers=headers)
+    assert first.status_code == 200
+    quick = app.wsgi_app
+    app.wsgi_app = full_path_only(app)
+    try:
+        full = again(asker, url, first, headers)
+    finally:
+        app.wsgi_app = quick
+    assert full.status_code == 304
+    with NoFlask(app):
+        answered = again(asker, url, first, headers)
+    assert answered.status_code == 304
+    assert answered.data == b""
+    ignored = {"Set-Cookie", "Date"}  # the full path signs the cookie again: a fresh one
+    assert {k: v for k, v in answered.headers.items() if k not in ignored} == {
+        k: v for k, v in full.headers.items() if k not in ignored
+    }
+
+
+@pytest.mark.parametrize("kind", [*KINDS, "board"])
+def test_an_entry_through_another_worker_is_never_answered_unchanged(
+    app, client, other_worker, referee, organiser, phone, board, event_id, character_id,
+    secret, kind,
+):  # fmt: skip
+    asker, url, headers = polls(event_id, character_id, secret, referee, phone, board, client)[
+        kind
+    ]
+    first = asker.get(url, headers=headers)
+    assert again(asker, url, first, headers).status_code == 304  # known here
+    log(other_worker, character_id, organiser, kind="hit", damage=1, pierce=True)
+    changed = again(asker, url, first, headers)
+    assert changed.status_code == 200
+    assert changed.headers["ETag"] != first.headers["ETag"]
+
+
+def test_a_token_revoked_through_another_worker_opens_nothing_here(
+    app, client, other_worker, tokens, character_id
+):
+    headers = auth(tokens["referee"])
+    url = f"/api/v1/characters/{character_id}/state"
+    first = client.get(url, headers=headers)
+    assert again(client, url, first, headers).status_code == 304
+    with other_worker.application.app_context():
+        for token in db.session.scalars(db.select(ApiToken)):
+            token.revoked_at = now_utc()
+        db.session.commit()
+    assert again(client, url, first, headers).status_code == 401
+
+
+def test_a_phone_logged_out_through_another_worker_opens_nothing_here(
+    app, phone, other_worker, character_id
+):
+    url = f"/api/v1/characters/{character_id}/state"
+    first = phone.get(url)
+    assert again(phone, url, first).status_code == 304
+    with other_worker.application.app_context():
+        rita = db.session.scalar(db.select(User).where(User.username == "rita"))
+        from larp_app.services.users import end_sessions
+
+        end_sessions(rita)
+        db.session.commit()
+    assert again(phone, url, first).status_code == 401
+
+
+def test_a_referee_taken_off_the_event_through_another_worker_is_refused_here(
+    app, client, other_worker, tokens, organiser, character_id
+):
+    headers = auth(tokens["referee"])
+    url = f"/api/v1/characters/{character_id}/state"
+    first = client.get(url, headers=headers)
+    assert again(client, url, first, headers).status_code == 304
+    other = other_worker.post(
+        "/api/v1/events", json={"name": "Altra", "ruleset": "ex-nihilo"}, headers=organiser
+    ).json["id"]
+    with other_worker.application.app_context():
+        referee = db.session.scalar(db.select(User).where(User.role == "referee"))
+        db.session.add(RefereeEvent(user_id=referee.id, event_id=other))
+        db.session.commit()
+    refused = again(client, url, first, headers)
+    assert refused.status_code == 403
+    assert refused.json["error"] == "not_your_event"
+
+
+def test_a_new_refusal_through_another_worker_changes_the_board_here(
+    app, board, other_worker, referee, event_id, character_id
+):
+    url = f"/events/{event_id}/board.json"
+    first = board.get(url)
+    assert again(board, url, first).status_code == 304
+    item = {
+        "character": character_id,
+        "id": str(uuid.uuid4()),
+        "kind": "heal",
+        "amount": 1,
+        "at": "2001-01-01T00:00:00Z",  # too old: refused, and kept for the board
+    }
+    answer = other_worker.post("/api/v1/sync", json={"entries": [item]}, headers=referee)
+    assert answer.json["results"][0]["status"] == "refused"
+    assert again(board, url, first).status_code == 200
+
+
+@pytest.mark.parametrize(
+    "change",
+    ["session ended", "token revoked", "account disabled", "referee assigned", "dismissal"],
+)
+def test_every_change_of_who_may_read_what_moves_the_accounts_mark(app, client, tokens, change):
+    from larp_app.models import DismissedConflict, Event
+
+    def mark():
+        with app.app_context():
+            return db.session.get(Mark, "accounts").value
+
+    make_user(app, "rita", "referee")
+    assert log_in(app.test_client(), "rita").status_code == 302
+    before = mark()
+    with app.app_context():
+        rita = db.session.scalar(db.select(User).where(User.username == "rita"))
+        if change == "session ended":
+            from larp_app.services.users import end_session
+
+            row = db.session.scalar(db.select(WebSession))
+            row.ended_at = now_utc()
+            end_session("no such key")  # a statement past the objects, too
+        elif change == "token revoked":
+            from larp_app.services.users import revoke_tokens
+
+            revoke_tokens(rita)
+        elif change == "account disabled":
+            rita.active = False
+        elif change == "referee assigned":
+            event = Event(name="Notte", ruleset="ex-nihilo", created_at=now_utc())
+            db.session.add(event)
+            db.session.flush()
+            db.session.add(RefereeEvent(user_id=rita.id, event_id=event.id))
+        else:
+            db.session.add(DismissedConflict(client_id="x", user_id=rita.id, at=now_utc()))
+        db.session.commit()
+    assert mark() > before
+
+
+def test_a_session_cookie_signed_over_an_hour_ago_is_left_to_the_full_path_which_signs_it_again(
+    app, phone, character_id, monkeypatch
+):
+    url = f"/api/v1/characters/{character_id}/state"
+    first = phone.get(url)
+    with NoFlask(app):
+        assert again(phone, url, first).status_code == 304
+    later = time.time() + 3601
+    monkeypatch.setattr("larp_app.web.quick.time.time", lambda: later)
+    answered = again(phone, url, first)
+    assert answered.status_code == 304
+    assert "session=" in answered.headers["Set-Cookie"]
+
+
+def test_a_player_page_in_another_language_is_no_longer_the_one_held(client, secret):
+    url = f"/p/{secret}/live.json"
+    first = client.get(url, headers={"Accept-Language": "it"})
+    assert again(client, url, first, {"Accept-Language": "it"}).status_code == 304
+    spanish = again(client, url, first, {"Accept-Language": "es"})
+    assert spanish.status_code == 200
+    assert spanish.headers["ETag"] != first.headers["ETag"]
+
+
+def test_an_unknown_player_link_is_left_to_the_full_path_which_says_not_found(client, secret):
+    unknown = "Z" * len(secret)
+    answered = client.get(f"/p/{unknown}/live.json", headers={"If-None-Match": 'W/"x"'})
+    assert answered.status_code == 404
