@@ -111,9 +111,7 @@ def log(client, character_id, headers, **body):
 def test_an_unchanged_poll_is_answered_before_flask_with_the_full_paths_tag_and_headers(
     app, client, referee, phone, board, event_id, character_id, secret, kind
 ):
-    asker, url, headers = polls(event_id, character_id, secret, referee, phone, board, client)[
-        kind
-    ]
+    asker, url, headers = polls(event_id, character_id, secret, referee, phone, board, client)[kind]
     first = asker.get(url, headers=headers)
     assert first.status_code == 200
     quick = app.wsgi_app
@@ -138,9 +136,7 @@ def test_an_entry_through_another_worker_is_never_answered_unchanged(
     app, client, other_worker, referee, organiser, phone, board, event_id, character_id,
     secret, kind,
 ):  # fmt: skip
-    asker, url, headers = polls(event_id, character_id, secret, referee, phone, board, client)[
-        kind
-    ]
+    asker, url, headers = polls(event_id, character_id, secret, referee, phone, board, client)[kind]
     first = asker.get(url, headers=headers)
     assert again(asker, url, first, headers).status_code == 304  # known here
     log(other_worker, character_id, organiser, kind="hit", damage=1, pierce=True)
