@@ -293,7 +293,9 @@ class Mark(db.Model):
     """A counter that moves with one kind of change, in the change's own transaction, so a
     worker that reads it knows whether what it holds of that kind is still true
     (services/known.py). ``accounts``: who may read what (an account, its sessions and
-    tokens, the events a referee works) and each referee's dismissed conflicts."""
+    tokens, the events a referee works) and each referee's dismissed conflicts;
+    ``conflicts``: which stored entries count (an entry not stepped onto the latest fold, a
+    new larp sheet, new settings)."""
 
     name: Mapped[str] = mapped_column(String(20), primary_key=True)
     value: Mapped[int] = mapped_column(default=0, server_default="0")

@@ -5,6 +5,9 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
+from sqlalchemy import bindparam, select
+from sqlalchemy.orm import contains_eager, defer
+
 from .. import rules
 from ..extensions import db
 from ..models import Character, Event, SheetChange, User
@@ -58,6 +61,26 @@ def import_sheets(event: Event, sheets: list[Any]) -> list[Character]:
     db.session.flush()
     ensure_badges(characters)
     return characters
+
+
+# The character with its event, in one query built once: nearly every answer reads both
+# (open or archived, the settings), and loading the event apart costs three times as much.
+# The tabletop sheet (the largest column, read by few answers) and the badge colours come
+# when asked.
+CHARACTER_WITH_EVENT = (
+    select(Character)
+    .join(Character.event)
+    .options(
+        contains_eager(Character.event).defer(Event.faction_colours),
+        defer(Character.tabletop),
+    )
+    .where(Character.id == bindparam("id"))
+)
+
+
+def character_with_event(character_id: int) -> Character | None:
+    """The character and its event, read in one query (None: no such character)."""
+    return db.session.scalars(CHARACTER_WITH_EVENT, {"id": character_id}).one_or_none()
 
 
 def check_open(character: Character) -> None:

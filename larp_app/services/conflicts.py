@@ -9,7 +9,7 @@ with the entry that caused it, until they dismiss it; the organiser's board list
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from flask import current_app
@@ -19,6 +19,7 @@ from .. import rules
 from ..extensions import db
 from ..models import Character, DismissedConflict, Entry, User
 from .entries import judged_state, log_of
+from .known import CONFLICTS, known
 from .snapshots import snapshots
 
 # A referee is told about their entries on the characters they logged for this recently.
@@ -28,7 +29,7 @@ RECENT = timedelta(hours=24)
 @dataclass(frozen=True)
 class Voided:
     entry: rules.Entry
-    character: Character
+    character: Character | Named  # (Named in a kept list)
     code: str
     params: dict
     because: rules.Entry | None  # the entry that made it stop counting, when one did
@@ -90,8 +91,12 @@ def voided_in(user: User, character: Character, snapshot: rules.Snapshot) -> lis
     return _not_dismissed(user, _voided(character, log_of(character), snapshot))
 
 
+def _mine(user: User, voided: list[Voided]) -> list[Voided]:
+    return [v for v in voided if v.entry.author == user.username]
+
+
 def _not_dismissed(user: User, voided: list[Voided]) -> list[Voided]:
-    mine = [v for v in voided if v.entry.author == user.username]
+    mine = _mine(user, voided)
     if not mine:
         return []  # the usual answer: no dismissals to read
     dismissed = _dismissed(user)
@@ -141,15 +146,71 @@ class LoggedLately:
             self.users[user.id] = _Logged(now, latest)
         return sorted(latest)
 
+    def latest(self, user: User) -> dict[int, datetime]:
+        """The user's latest entry on each character, as last read (``characters``)."""
+        known = self.users.get(user.id)
+        return {} if known is None else known.latest
+
 
 def logged_lately() -> LoggedLately:
     return current_app.extensions.setdefault("larp_logged_lately", LoggedLately())
 
 
+@dataclass(frozen=True)
+class Named:
+    """A character as a kept list names it: no database object outlives its request."""
+
+    id: int
+    name: str
+
+
+@dataclass(frozen=True)
+class _Kept:
+    mark: int  # the conflicts mark they were found under
+    voided: list[Voided]  # the user's own, dismissed or not
+    latest: dict[int, datetime]  # character id -> the user's latest entry there then
+
+
+class KeptConflicts:
+    """Each user's entries that stopped counting, as a worker last found them, kept while
+    the conflicts mark stays: only a write that may change which entries count moves it
+    (services/versions.py), so an entry's answer reads nothing more to tell them (a cache:
+    dropping it changes no answer)."""
+
+    def __init__(self):
+        self.users: dict[int, _Kept] = {}
+        self.lock = threading.Lock()
+
+
+def kept_conflicts() -> KeptConflicts:
+    return current_app.extensions.setdefault("larp_kept_conflicts", KeptConflicts())
+
+
 def voided_lately(user: User, now: datetime) -> list[Voided]:
-    """``voided_for`` the characters ``user`` logged entries for lately. Only characters
-    whose kept fold is not current, or has conflicts, are read: an entry's answer costs the
-    same whether its referee logged one character today or three hundred."""
+    """``voided_for`` the characters ``user`` logged entries for lately: as this worker
+    found them while the conflicts mark has not moved since (``KeptConflicts``), else found
+    again (``_voided_lately``); those they dismissed left out."""
+    marks = known()
+    marks.current()
+    mark = marks.marks[CONFLICTS]
+    kept = kept_conflicts()
+    held = kept.users.get(user.id)
+    if held is None or held.mark != mark:
+        voided = _voided_lately(user, now)
+        latest = dict(logged_lately().latest(user))
+        named = [replace(v, character=Named(v.character.id, v.character.name)) for v in voided]
+        held = _Kept(mark, named, latest)
+        with kept.lock:
+            kept.users[user.id] = held
+    oldest = now - RECENT
+    lately = [v for v in held.voided if held.latest.get(v.character.id, oldest) >= oldest]
+    return _not_dismissed(user, lately)
+
+
+def _voided_lately(user: User, now: datetime) -> list[Voided]:
+    """The user's own voided entries on the characters they logged entries for lately,
+    dismissed or not. Only characters whose kept fold is not current, or has conflicts, are
+    read."""
     ids = logged_lately().characters(user, now)
     kept = snapshots()
     needed = []
@@ -169,7 +230,14 @@ def voided_lately(user: User, now: datetime) -> list[Voided]:
         characters += db.session.scalars(
             select(Character).where(Character.id.in_(needed[start : start + CHUNK]))
         )
-    return voided_for(user, sorted(characters, key=lambda c: c.id), now)
+    return _mine(
+        user,
+        [
+            voided
+            for character in sorted(characters, key=lambda c: c.id)
+            for voided in voided_entries(character, now)
+        ],
+    )
 
 
 CHUNK = 500  # character ids in one query

@@ -19,7 +19,7 @@ from .clock import now_utc
 from .events import event_settings
 from .logs import log_cache, log_of, run
 from .snapshots import snapshots, state_of
-from .versions import version_given
+from .versions import stepped_on, version_given
 
 
 @dataclass(frozen=True)
@@ -320,6 +320,10 @@ def _record(character, entry, raw, author, fresh, now, limits) -> Recorded:
         folded = rules.fold_log(ctx, log, judged_at)
     else:
         whole = True  # the entry is the latest: every entry is at or before it
+    if whole and entry.kind != "undo" and at >= latest:
+        # The latest entry, stepped last whichever way it was folded: no other entry's
+        # verdict changes (services/versions.py).
+        stepped_on(entry.id)
     snapshot = rules.snapshot_at(folded, ctx, judged_at)
     refusal = next((c for c in snapshot.conflicts if c.id == entry.id), None)
     if refusal is not None:

@@ -4,9 +4,10 @@ than one tiny question (web/quick.py).
 
 The question is the database's *marks*: the sum of the events' versions (every change to a
 state, a roster line or a board row raises one, services/versions.py), the accounts mark
-(every change to who may read what: models.Mark) and the newest refused entry (the board
-lists them). While they read as they did, everything known still holds; when one moved,
-what it covers is read again before anything is answered from it:
+(every change to who may read what: models.Mark), the newest refused entry (the board
+lists them) and the conflicts mark (which entries count: services/conflicts.py keeps each
+referee's voided entries under it). While they read as they did, everything known still
+holds; when one moved, what it covers is read again before anything is answered from it:
 
 - an event's version: its characters whose version grew since, with their player links;
 - the accounts mark: every caller is forgotten and read again when next asked;
@@ -47,7 +48,9 @@ MARKS = select(
     select(func.coalesce(func.sum(Event.version), 0)).scalar_subquery(),
     select(Mark.value).where(Mark.name == "accounts").scalar_subquery(),
     select(func.coalesce(func.max(RefusedEntry.id), 0)).scalar_subquery(),
+    select(Mark.value).where(Mark.name == "conflicts").scalar_subquery(),
 )
+VERSIONS, ACCOUNTS, REFUSALS, CONFLICTS = range(4)  # the marks, in that order
 EVENTS = select(Event.id, Event.version, Event.archived_at.is_not(None))
 CHARACTER_COLUMNS = (Character.id, Character.event_id, Character.version)
 CHANGED = select(*CHARACTER_COLUMNS, Character.player_secret_hash).where(
@@ -68,13 +71,14 @@ NEWEST_REFUSAL = (
 
 def _caller_query(credential, key) -> Any:
     user = (
-        select(User.id, User.role, User.language)
+        select(User.id, User.username, User.role, User.language)
         .join(credential, credential.user_id == User.id)
         .where(key, User.active.is_(True))
         .subquery()
     )
     return select(
         user.c.id,
+        user.c.username,
         user.c.role,
         user.c.language,
         select(func.coalesce(func.max(DismissedConflict.id), 0))
@@ -97,13 +101,24 @@ CALLERS = {
 
 @dataclass(frozen=True)
 class Caller:
-    """An open session's or token's account, as a poll's answer needs it."""
+    """An open session's or token's account, as a poll's answer needs it, and as the
+    services read an author (``id``, ``username``, ``role``, ``language``)."""
 
     user_id: int
+    username: str
     role: str
     language: str | None
     works: frozenset[int] | None  # the events assigned; None: every open event
     dismissed: int  # the newest of their dismissals (conflicts.dismissed_mark)
+
+    @property
+    def id(self) -> int:
+        return self.user_id
+
+    @property
+    def worked(self) -> frozenset[int] | None:
+        """services/assignments.py ``assigned_events``: None for every open event."""
+        return None if self.role == "organiser" else self.works
 
     def reads(self, event_id: int, archived: bool) -> bool:
         """Whether this caller may read the event's characters (services/assignments.py)."""
@@ -198,12 +213,12 @@ class Known:
                     self._refresh(marks)
 
     def _refresh(self, marks: tuple) -> None:
-        old = self.marks or (None, None, None)
-        if marks[1] != old[1]:
+        old = self.marks or (None,) * len(marks)
+        if marks[ACCOUNTS] != old[ACCOUNTS]:
             self.callers = {}
-        if marks[2] != old[2]:
+        if marks[REFUSALS] != old[REFUSALS]:
             self.refused = {}
-        if marks[0] != old[0]:
+        if marks[VERSIONS] != old[VERSIONS]:
             self._read_versions()
         self.marks = marks  # last: a reader that sees these marks sees what they cover
 
@@ -288,9 +303,9 @@ class Known:
             rows = self._connection().execute(CALLERS[kind], {"digest": digest}).all()
             if not rows:
                 return None
-            user_id, role, language, dismissed, _ = rows[0]
-            works = frozenset(r[4] for r in rows if r[4] is not None)
-            caller = Caller(user_id, role, language, works or None, dismissed)
+            user_id, username, role, language, dismissed, _ = rows[0]
+            works = frozenset(r[5] for r in rows if r[5] is not None)
+            caller = Caller(user_id, username, role, language, works or None, dismissed)
             self.callers[key] = caller
             return caller
 
@@ -302,3 +317,21 @@ class Known:
             newest = self._connection().execute(NEWEST_REFUSAL, {"event": event_id}).scalar()
             self.refused[event_id] = newest
             return newest
+
+
+def known_for(app) -> Known:
+    """The app's ``Known`` in this worker (made on first need)."""
+    kept = app.extensions.get("larp_known")
+    if kept is None:
+        from ..extensions import db
+
+        with app.app_context():
+            kept = app.extensions.setdefault("larp_known", Known(db.engine))
+    return kept
+
+
+def known() -> Known:
+    """``known_for`` the current app."""
+    from flask import current_app
+
+    return known_for(current_app._get_current_object())

@@ -42,6 +42,12 @@ class LogCache:
 
     def log(self, character_id: int, ruleset: str | None = None) -> list[rules.Entry]:
         """The log of a character of ``ruleset``, whose kinds its entries are."""
+        return self.log_and_last_row(character_id, ruleset)[0]
+
+    def log_and_last_row(
+        self, character_id: int, ruleset: str | None = None
+    ) -> tuple[list[rules.Entry], int | None]:
+        """``log``, and the row id of its last entry (None: no entry)."""
         known = self.known.pop(character_id, None) or {}
         self.known[character_id] = known
         if len(self.known) > self.characters:
@@ -54,7 +60,7 @@ class LogCache:
             known.update(
                 (row_id, rules.entry_from_stored(fields, ruleset)) for row_id, fields in rows
             )
-        return [known[i] for i in ids]
+        return [known[i] for i in ids], (ids[-1] if ids else None)
 
     def add(self, character_id: int, row_id: int, entry: rules.Entry) -> None:
         """An entry this worker has just stored: not read back by its next request here."""

@@ -25,11 +25,11 @@ and advances only those whose next change is due, so the roster and the board an
 
 from __future__ import annotations
 
+import hashlib
 import heapq
-import itertools
 import json
 import threading
-from collections import OrderedDict, defaultdict
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -46,7 +46,7 @@ from ..models import Character, Entry, Event
 from ..rules.wire import sheet_to_wire, state_to_wire
 from . import kept_folds
 from .events import event_settings
-from .logs import log_of
+from .logs import log_cache, log_of
 from .versions import UNCOMMITTED, uncommitted
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -110,10 +110,10 @@ class Record:
     fold_json: dict | None = None  # the state's inner values, for the phone's fold (rules.wire)
     html: dict[str, str] = field(default_factory=dict)  # board rows, by locale
     roster_json: str | None = None  # its line of the phones' roster, as JSON text
-    # Kept by an entry's write: the row id of the log's last entry and the serial of the
-    # sheet it was folded with (KeptContext), from which the next entry here folds on.
+    # The row id of the log's last entry and the digest of the sheet it was folded with
+    # (KeptContext): the entries stored after that row are folded on from here.
     last_row: int | None = None
-    sheet_serial: int | None = None
+    sheet_digest: bytes | None = None
     # A poll's answer: (from, until, the last change): between the two instants the state's
     # last change is this one, so a poll then is answered from memory (``known_change``).
     poll: tuple[datetime, datetime | None, datetime | None] | None = None
@@ -175,7 +175,7 @@ def fold_record(
         folded=folded,
         conflict_entries=conflicts,
         last_row=last_row,
-        sheet_serial=sheet.serial,
+        sheet_digest=sheet.digest,
     )
 
 
@@ -202,6 +202,7 @@ class View:
     rows: dict[int, Row]
     due: list[tuple[datetime, int]]  # (next change, character id), a heap
     latest: datetime | None = None  # the latest stamp of any row
+    conflicted: set[int] = field(default_factory=set)  # rows whose log has a refused entry
 
     def since(self, since: Since | None) -> list[Row]:
         """The rows changed after what the client holds (every row without a token)."""
@@ -248,20 +249,72 @@ CHARACTER_COLUMNS = (
 )
 
 
-def _logs(character_ids: list[int] | None, event_id: int) -> dict[int, list[rules.Entry]]:
-    """The logs of some characters (all of the event's when None), in arrival order."""
-    query = select(Entry.character_id, Entry.fields).order_by(Entry.id)
+class Logs(dict):
+    """Some characters' logs, in arrival order, by character id; ``last_rows``: the row id
+    of each one's last entry."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.last_rows: dict[int, int] = {}
+
+
+def _logs(character_ids: list[int] | None, event_id: int, after: int = 0) -> Logs:
+    """The logs of some characters (all of the event's when None), in arrival order; with
+    ``after``, only their entries stored after that row."""
+    query = select(Entry.character_id, Entry.id, Entry.fields).order_by(Entry.id)
     if character_ids is None:
         query = query.join(Character, Entry.character_id == Character.id).where(
             Character.event_id == event_id
         )
     else:
         query = query.where(Entry.character_id.in_(character_ids))
-    logs: dict[int, list[rules.Entry]] = defaultdict(list)
+    if after:
+        query = query.where(Entry.id > after)
+    logs = Logs()
     ruleset = db.session.get(Event, event_id).ruleset  # whose kinds the entries are
-    for character_id, fields in db.session.execute(query):
-        logs[character_id].append(rules.entry_from_stored(fields, ruleset))
+    for character_id, row_id, fields in db.session.execute(query):
+        logs.setdefault(character_id, []).append(rules.entry_from_stored(fields, ruleset))
+        logs.last_rows[character_id] = row_id
     return logs
+
+
+def _rows_after(last_rows: dict[int, int], ruleset: str) -> dict[int, list]:
+    """The entries stored after each character's row (``last_rows``), as (row id, entry),
+    in arrival order: one query for them all."""
+    found: dict[int, list] = {}
+    if not last_rows:
+        return found
+    query = (
+        select(Entry.character_id, Entry.id, Entry.fields)
+        .where(Entry.character_id.in_(list(last_rows)), Entry.id > min(last_rows.values()))
+        .order_by(Entry.id)
+    )
+    for character_id, row_id, fields in db.session.execute(query):
+        if row_id > last_rows[character_id]:
+            found.setdefault(character_id, []).append(
+                (row_id, rules.entry_from_stored(fields, ruleset))
+            )
+    return found
+
+
+def _folded_on(record: Record, sheet: KeptContext, version: int, rows: list) -> Record | None:
+    """``record`` at ``version`` with ``rows`` (the entries stored after its last row)
+    folded on; None when one of them cannot be (an undo, a late entry: fold it whole)."""
+    folded, conflicts, last_row = record.folded, record.conflict_entries, record.last_row
+    for row_id, entry in rows:
+        folded = rules.fold_on(folded, entry, sheet.ctx)
+        if folded is None:
+            return None
+        if folded.conflicts and folded.conflicts[-1].id == entry.id:
+            conflicts = {**conflicts, entry.id: entry}  # refused with the same sheet: rare
+        last_row = row_id
+    return fold_record(sheet, version, None, folded, conflicts, last_row)
+
+
+def larp_digest(larp: dict) -> bytes:
+    """A larp sheet's content, as a short digest: two parses with the same one are alike."""
+    text = json.dumps(larp, sort_keys=True, separators=(",", ":"))
+    return hashlib.blake2b(text.encode(), digest_size=16).digest()
 
 
 @dataclass
@@ -269,7 +322,7 @@ class KeptContext:
     settings: str  # the settings key
     larp: dict  # the larp sheet as stored, parsed into ``ctx``
     ctx: rules.Context
-    serial: int  # this worker's number for this parse
+    digest: bytes  # of ``larp`` (larp_digest)
     _forms: tuple[rules.LarpSheet, dict[str, Any]] | None = None
 
     def forms(self) -> tuple[rules.LarpSheet, dict[str, Any]]:
@@ -296,7 +349,6 @@ class Snapshots:
         # (character id) -> the sheet parsed: the most recently used last
         self.contexts: OrderedDict[int, KeptContext] = OrderedDict()
         self.kept_contexts = kept_contexts
-        self.serials = itertools.count(1)
         self.lock = threading.RLock()  # for a threaded server; gunicorn's sync workers: one
 
     # Parsed sheets: a few, the most recently used, kept while the sheet and settings are the
@@ -309,7 +361,7 @@ class Snapshots:
             self.contexts.move_to_end(character_id)
             return kept
         ctx = rules.Context.of(rules.LarpSheet.from_dict(larp), settings)
-        kept = KeptContext(key, larp, ctx, next(self.serials))
+        kept = KeptContext(key, larp, ctx, larp_digest(larp))
         self.contexts[character_id] = kept
         self.contexts.move_to_end(character_id)
         while len(self.contexts) > self.kept_contexts:
@@ -317,8 +369,8 @@ class Snapshots:
         return kept
 
     def kept_context(self, character: Character) -> KeptContext:
-        """The character's sheet parsed, with the serial number of that parse: two records
-        folded with the same serial were folded with the same sheet and settings."""
+        """The character's sheet parsed, with its digest: two records folded with the same
+        digest and settings key were folded with the same sheet and settings."""
         event = character.event
         return self._kept_context(
             character.id, settings_key(event), character.larp, event_settings(event)
@@ -356,20 +408,20 @@ class Snapshots:
     ) -> tuple[rules.Folded, dict[str, rules.Entry]] | None:
         """The character's log folded, as its write lock found it, without reading the log
         when this worker can: its record at the character's version, or a record of an
-        earlier version folded with the same sheet (``sheet``'s serial) and settings, with
+        earlier version folded with the same sheet (``sheet``'s digest) and settings, with
         the entries stored since folded on. None: the log must be read and folded whole.
 
         The entries stored since are those after the record's last row: a character's
         entries are written one at a time under its lock, so their row ids grow with their
         commits. A version raised by anything but an entry (a badge, a check-in) adds none;
-        a new sheet or new settings are another serial or key. With the fold, the entries
+        a new sheet or new settings are another digest or key. With the fold, the entries
         it refused (by id) as far as they are known: those of the record."""
         record = self._held(character)
         if record is None or record.settings != sheet.settings:
             return None
         if record.version == character.version:
             return record.folded, record.conflict_entries
-        if record.sheet_serial != sheet.serial or record.last_row is None:
+        if record.sheet_digest != sheet.digest or record.last_row is None:
             return None
         folded = record.folded
         since = {"character": character.id, "after": record.last_row}
@@ -411,7 +463,10 @@ class Snapshots:
         db.session.info[KEEPER] = self
 
     def _fold(self, character: Character, keep: bool = True) -> Record:
-        record = fold_record(self.kept_context(character), character.version, log_of(character))
+        log, last_row = log_cache().log_and_last_row(character.id, character.event.ruleset)
+        record = fold_record(
+            self.kept_context(character), character.version, log, last_row=last_row
+        )
         if keep:
             self.records[character.id] = record
         return record
@@ -453,18 +508,11 @@ class Snapshots:
                 select(*CHARACTER_COLUMNS).where(Character.id.in_(ids[start : start + BUILD_CHUNK]))
             ).all()
             stored = self._load_stored(chunk, stamp, key, settings)
-            stale = [
-                c.id
-                for c in chunk
-                if (kept := self.records.get(c.id)) is None
-                or kept.version != c.version
-                or kept.settings != key
-            ]
-            logs = _logs(stale, event.id) if stale else {}
+            records = self._records_now(chunk, settings, key, event)
             for character in chunk:
-                self._place(view, character, settings, key, logs.get(character.id, []), now)
+                self._place(view, character, settings, key, *records[character.id], now)
             self._store([c.id for c in chunk if c.id not in stored], stamp)
-            del chunk, logs
+            del chunk, records
             if alive is not None:
                 alive()
         heapq.heapify(view.due)
@@ -516,16 +564,56 @@ class Snapshots:
             )
         kept_folds.store(rows)
 
-    def _place(self, view, character, settings, key, log, now) -> Row:
+    def _records_now(self, chunk, settings, key: str, event: Event) -> dict[int, tuple]:
+        """Each character's record at its version now (``chunk``: rows of CHARACTER_COLUMNS),
+        with its log when it was read: one this worker keeps at that version, as it is; one
+        a few entries behind with the same sheet and settings, folded on with the entries
+        stored since (one query for them all); any other folded whole (one query)."""
+        found: dict[int, tuple] = {}
+        behind: dict[int, tuple[Record, KeptContext]] = {}
+        whole = []
+        for character in chunk:
+            record = self.records.get(character.id)
+            if record is not None and record.settings == key:
+                if record.version == character.version:
+                    found[character.id] = (record, None)
+                    continue
+                sheet = self._kept_context(character.id, key, character.larp, settings)
+                if record.sheet_digest == sheet.digest and record.last_row is not None:
+                    behind[character.id] = (record, sheet)
+                    continue
+            whole.append(character)
+        since = _rows_after({c: r.last_row for c, (r, _) in behind.items()}, event.ruleset)
+        for character in chunk:
+            if character.id not in behind:
+                continue
+            record, sheet = behind[character.id]
+            on = _folded_on(record, sheet, character.version, since.get(character.id, []))
+            if on is None:
+                whole.append(character)
+            else:
+                found[character.id] = (on, None)
+        if whole:
+            logs = _logs([c.id for c in whole], event.id)
+            for character in whole:
+                sheet = self._kept_context(character.id, key, character.larp, settings)
+                log = logs.get(character.id, [])
+                last_row = logs.last_rows.get(character.id)
+                found[character.id] = (
+                    fold_record(sheet, character.version, log, last_row=last_row),
+                    log,
+                )
+        return found
+
+    def _place(self, view, character, settings, key, record, log, now) -> Row:
         sheet = self._kept_context(character.id, key, character.larp, settings)
         ctx = sheet.ctx
-        record = self.records.get(character.id)
-        if record is None or record.version != character.version or record.settings != key:
-            record = fold_record(sheet, character.version, log)
+        committed = character.id not in uncommitted()
+        if committed:
             self.records[character.id] = record
-        elif record.folded.last_at is not None and record.folded.last_at > now and not log:
+        if record.folded.last_at is not None and record.folded.last_at > now and not log:
             log = _logs([character.id], view.event_id).get(character.id, [])  # needed: rare
-        record.at(ctx, now, log, committed=character.id not in uncommitted())
+        record.at(ctx, now, log, committed=committed)
         row = Row(
             character.id,
             character.version,
@@ -537,6 +625,10 @@ class Snapshots:
             character.present_at is not None,
         )
         view.rows[character.id] = row
+        if record.folded.conflicts:
+            view.conflicted.add(character.id)
+        else:
+            view.conflicted.discard(character.id)
         if record.due is not None:
             view.due.append((record.due, character.id))
         return row
@@ -548,9 +640,9 @@ class Snapshots:
                 Character.event_id == event.id, Character.version > view.version
             )
         ).all()
-        logs = _logs([c.id for c in found], event.id) if found else {}
+        records = self._records_now(found, settings, key, event) if found else {}
         for character in found:
-            row = self._place(view, character, settings, key, logs.get(character.id, []), now)
+            row = self._place(view, character, settings, key, *records[character.id], now)
             if row.record.due is not None:
                 heapq.heappush(view.due, (row.record.due, row.id))
             view.latest = max(filter(None, (view.latest, row.record.stamp)), default=None)

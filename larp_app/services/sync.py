@@ -15,14 +15,12 @@ from __future__ import annotations
 from types import EllipsisType
 from typing import Any
 
-from sqlalchemy import delete
-
 from .. import rules
-from ..extensions import db
 from ..messages import problem_message, refusal_message
-from ..models import Character, RefusedEntry, User
+from ..models import User
 from ..rules.wire import state_to_wire
 from .assignments import works
+from .characters import character_with_event
 from .entries import keep_refusal, record_entry
 
 
@@ -40,7 +38,7 @@ def sync_one(user: User, item: Any, worked: set[int] | EllipsisType | None = ...
     """
     if not isinstance(item, dict):
         return {"id": None, "status": "invalid", "message": "each item must be an object"}
-    character = db.session.get(Character, item.get("character")) if _is_id(item) else None
+    character = character_with_event(item["character"]) if _is_id(item) else None
     if character is None:
         return {"id": item.get("id"), "status": "unknown_character"}
     entry = {k: v for k, v in item.items() if k != "character"}
@@ -67,12 +65,6 @@ def sync_one(user: User, item: Any, worked: set[int] | EllipsisType | None = ...
             problems = [p.to_dict() for p in invalid.problems]
             keep_refusal(character, _kept(entry), user, "invalid", {"problems": problems}, message)
         return _refused(item, "invalid", message)
-    if recorded.created:  # a refusal of this id for invalid input is answered now
-        db.session.execute(
-            delete(RefusedEntry).where(
-                RefusedEntry.client_id == recorded.fields["id"], RefusedEntry.code == "invalid"
-            )
-        )
     return {
         "id": recorded.fields["id"],
         "status": "stored" if recorded.created else "duplicate",

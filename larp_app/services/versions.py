@@ -26,6 +26,15 @@ account, a session, a token, the events a referee works or a referee's dismissed
 A worker that answers polls from what it holds (services/known.py) reads the mark and
 forgets every caller it knew when it moved, so a session ended or a token revoked opens
 nothing from then on.
+
+Which stored entries count moves the ``conflicts`` mark, in the same way: an entry stored by
+any means but stepped onto the log's latest fold (an undo, a late entry, an imported log:
+the fold is done again and may void entries, or count them again), a new larp sheet, new
+settings or another rule system. An entry stepped onto the latest fold counts or is refused
+alone and changes no other entry's verdict; its writer says so (``stepped_on``) before its
+insert, and an entry stored without saying so moves the mark. Each referee's "entries of
+yours that stopped counting" is kept by every worker while the mark stays
+(services/conflicts.py).
 """
 
 from __future__ import annotations
@@ -79,7 +88,17 @@ EVENTS_OF = select(_CHARACTER.c.id, _CHARACTER.c.event_id).where(
 )
 _MARK = Mark.__table__
 RAISE_ACCOUNTS = update(_MARK).where(_MARK.c.name == "accounts").values(value=_MARK.c.value + 1)
-OWN = frozenset({RAISE_EVENT, MARK_CHARACTERS, MARK_EVENT_CHARACTERS, EVENTS_OF, RAISE_ACCOUNTS})
+RAISE_CONFLICTS = update(_MARK).where(_MARK.c.name == "conflicts").values(value=_MARK.c.value + 1)
+OWN = frozenset(
+    {
+        RAISE_EVENT,
+        MARK_CHARACTERS,
+        MARK_EVENT_CHARACTERS,
+        EVENTS_OF,
+        RAISE_ACCOUNTS,
+        RAISE_CONFLICTS,
+    }
+)
 
 # Tables whose rows name a character (by ``character_id``): a write moves its version.
 OF_A_CHARACTER = frozenset({Entry.__tablename__, Badge.__tablename__})
@@ -97,6 +116,11 @@ UNCOMMITTED = "larp_uncommitted"
 MARKED = "larp_marked"
 # Objects whose version this flush moved, expired once the flush is over.
 TO_EXPIRE = "larp_versions_to_expire"
+# The client ids of the entries this transaction stepped onto their log's latest fold.
+STEPPED_ON = "larp_stepped_on"
+# What moves which entries count: the columns of an event and of a character.
+COUNTING_EVENT = frozenset({"settings", "ruleset"})
+COUNTING_CHARACTER = frozenset({"larp"})
 
 
 def uncommitted() -> dict[int, Any]:
@@ -109,12 +133,19 @@ def version_given(character: Character) -> int:
     return db.session.info[MARKED][character.id]
 
 
+def stepped_on(client_id: str) -> None:
+    """The entry about to be stored is stepped onto its log's latest fold (rules.fold_on):
+    it changes no other entry's verdict, so its insert leaves the conflicts mark alone."""
+    db.session.info.setdefault(STEPPED_ON, set()).add(client_id)
+
+
 class Changes:
     """What one flush or statement changed: characters by event, events changed whole."""
 
     def __init__(self) -> None:
         self.characters: dict[int | None, set[int]] = defaultdict(set)
         self.events: set[int] = set()
+        self.counting = False  # which stored entries count may have changed
 
     def character(self, character_id: int | None, event_id: int | None = None) -> None:
         if character_id is not None:
@@ -165,26 +196,31 @@ def _expire(session: Session) -> None:
             session.expire(known, ["version"])
 
 
-def _changed_columns(obj: Any) -> bool:
-    """Whether any column but ``version`` of a flushed object changed."""
+def _changed_columns(obj: Any) -> set[str]:
+    """The columns but ``version`` of a flushed object that changed."""
     state = inspect(obj)
-    return any(
-        attr.key != "version" and attr.history.has_changes()
+    return {
+        attr.key
         for attr in state.attrs
-        if attr.key in state.mapper.columns
-    )
+        if attr.key != "version" and attr.key in state.mapper.columns and attr.history.has_changes()
+    }
 
 
 def _of_objects(session: Session, objects: Iterable[Any], changes: Changes, new=False) -> None:
     for obj in objects:
         if isinstance(obj, Event):
-            if not new and _changed_columns(obj):  # a new event has no character yet
+            changed = set() if new else _changed_columns(obj)  # a new event has no character
+            if changed:
                 changes.events.add(obj.id)
+                changes.counting |= bool(changed & COUNTING_EVENT)
         elif isinstance(obj, Character):
-            if new or _changed_columns(obj):
+            changed = _changed_columns(obj)
+            if new or changed:
                 changes.character(obj.id, obj.event_id)
+                changes.counting |= not new and bool(changed & COUNTING_CHARACTER)
         elif isinstance(obj, Entry | Badge):
             changes.character(obj.character_id)
+            changes.counting |= isinstance(obj, Entry)  # stored past record_entry's fold
 
 
 def _of_accounts(objects: Iterable[Any]) -> bool:
@@ -200,6 +236,8 @@ def _flushed(session: Session, _context) -> None:
     _of_objects(session, session.deleted, changes)
     if changes:
         _apply(session, session.connection(), changes)
+    if changes.counting:
+        session.connection().execute(RAISE_CONFLICTS)
     if _of_accounts(session.new) or _of_accounts(dirty) or _of_accounts(session.deleted):
         session.connection().execute(RAISE_ACCOUNTS)
 
@@ -224,6 +262,7 @@ def _began(session: Session, _transaction, connection) -> None:
 def _ended(session: Session) -> None:
     session.info.pop(MARKED, None)
     session.info.pop(TO_EXPIRE, None)
+    session.info.pop(STEPPED_ON, None)
 
 
 @sa_event.listens_for(Engine, "after_execute")
@@ -248,6 +287,7 @@ def _executed(connection, statement, multiparams, params, _options, _result) -> 
     changes = Changes()
     if isinstance(statement, Insert) and table in OF_A_CHARACTER:
         values = {**dict(statement._values or {})}  # an insert(...).values(...) of one row
+        stepped = session.info.get(STEPPED_ON, ())
         for row in rows or [{}]:
             character_id = (row or {}).get("character_id")
             if character_id is None and "character_id" in values:
@@ -255,10 +295,15 @@ def _executed(connection, statement, multiparams, params, _options, _result) -> 
             if character_id is None:
                 raise RuntimeError(f"a write to {table} names no character: versions unknown")
             changes.character(character_id)
+            if table == Entry.__tablename__:
+                client_id = (row or {}).get("client_id")
+                changes.counting |= client_id is None or client_id not in stepped
     else:
         raise RuntimeError(
             f"{type(statement).__name__} of {table} past the ORM: write it through the "
             "session's objects, so that the versions move (services/versions.py)"
         )
     _apply(session, connection, changes)
+    if changes.counting:
+        connection.execute(RAISE_CONFLICTS)
     _expire(session)

@@ -7,9 +7,7 @@ from functools import wraps
 from flask import Blueprint, Response, abort, g, jsonify, request, session
 from flask_babel import get_locale
 from flask_wtf.csrf import generate_csrf, validate_csrf
-from sqlalchemy import bindparam, select
 from sqlalchemy.exc import InterfaceError, OperationalError
-from sqlalchemy.orm import contains_eager, defer
 from werkzeug.exceptions import HTTPException
 from wtforms import ValidationError
 
@@ -22,7 +20,7 @@ from ..services.assignments import NotYourEvent, assigned_events, require_event
 from ..services.badges import BadgeRefused, resolve_badge, scan_url, status_url
 from ..services.badges import reissue_badge as reissue_and_commit
 from ..services.character_log import annotated_log
-from ..services.characters import edit_sheet, withdraw
+from ..services.characters import character_with_event, edit_sheet, withdraw
 from ..services.clock import now_utc
 from ..services.conflicts import (
     Voided,
@@ -35,11 +33,12 @@ from ..services.conflicts import (
 from ..services.entries import record_entry, state_of
 from ..services.events import archive_event, create_event
 from ..services.exports import export_data
+from ..services.known import Caller, known
 from ..services.reimport import ADDED, apply_import, plan_import
 from ..services.roster import phone_roster, roster_text
 from ..services.snapshots import Since, snapshots, state_etag
 from ..services.sync import sync_one
-from ..services.users import user_for_token
+from ..services.users import token_digest, user_for_token
 from .display import entry_summary, public_base_url
 from .fair import costly
 from .hygiene import MAX_ID, api_error, http_api_error
@@ -77,28 +76,43 @@ def _not_your_event(exc: NotYourEvent):
     return error(403, exc.code, message, {"event": exc.event.id})
 
 
-def _caller():
-    """The bearer token's user; else the logged-in browser's, whose writes carry the CSRF token."""
+def _known_caller(kind: str, secret: str) -> Caller | None:
+    """The caller as this worker knows them (services/known.py): no account read."""
+    if len(secret) > 200:
+        return None
+    facts = known()
+    facts.current()
+    return facts.caller(kind, token_digest(secret))
+
+
+def _caller(known_only: bool = False):
+    """The bearer token's user; else the logged-in browser's, whose writes carry the CSRF
+    token. ``known_only``: as this worker knows them when it does (a ``Caller``, which the
+    services read as they read a user), the account read otherwise."""
     header = request.headers.get("Authorization", "")
     if header.startswith("Bearer "):
-        return user_for_token(header[7:]), None
-    if g.get("user") is None:
+        caller = _known_caller("token", header[7:]) if known_only else None
+        return caller or user_for_token(header[7:]), None
+    key = session.get("sid")
+    caller = _known_caller("session", key) if known_only and isinstance(key, str) else None
+    if caller is None and g.get("user") is None:
         return None, None
     if request.method not in ("GET", "HEAD", "OPTIONS"):
         try:
             validate_csrf(request.headers.get("X-CSRFToken", ""))
         except ValidationError:
             return None, error(400, "csrf", "the page's CSRF token is missing or stale")
-    return g.user, None
+    return caller or g.user, None
 
 
-def requires(*roles: str):
-    """Refuse a request without a valid bearer token or session of one of ``roles``."""
+def requires(*roles: str, known_only: bool = False):
+    """Refuse a request without a valid bearer token or session of one of ``roles``.
+    ``known_only``: the view reads its caller as a ``Caller`` (services/known.py)."""
 
     def decorate(view):
         @wraps(view)
         def wrapped(*args, **kwargs):
-            user, refusal = _caller()
+            user, refusal = _caller(known_only)
             if refusal is not None:
                 return refusal
             if user is None:
@@ -147,25 +161,10 @@ def _json_body():
     return data
 
 
-# The character with its event, in one query built once: nearly every answer reads both
-# (open or archived, the settings), and loading the event apart costs three times as much.
-# The tabletop sheet (the largest column, read by few answers) and the badge colours come
-# when asked.
-CHARACTER_WITH_EVENT = (
-    select(Character)
-    .join(Character.event)
-    .options(
-        contains_eager(Character.event).defer(Event.faction_colours),
-        defer(Character.tabletop),
-    )
-    .where(Character.id == bindparam("id"))
-)
-
-
 def _character(character_id: int, reading: bool = True) -> Character:
     """The character, refused (403) to a referee who does not work its event, or who would
     read an archived one (services/assignments.py)."""
-    character = db.session.scalars(CHARACTER_WITH_EVENT, {"id": character_id}).one_or_none()
+    character = character_with_event(character_id)
     if character is None:
         abort(404)
     require_event(g.user, character.event, reading)
@@ -621,7 +620,7 @@ MAX_SYNC = 200  # outbox items in one request
 
 
 @bp.post("/sync")
-@requires("organiser", "referee")
+@requires("organiser", "referee", known_only=True)
 def post_sync():
     """A phone's outbox, oldest first: each entry stored once, or refused in words.
 

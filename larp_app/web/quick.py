@@ -28,7 +28,7 @@ from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header, parse_cookie
 
 from ..services import clock
-from ..services.known import Known
+from ..services.known import Known, known_for
 from ..services.snapshots import kept_state_tag, kept_view_token
 from ..services.users import token_digest
 from ..tokens import SECRET_LENGTH, digest
@@ -73,10 +73,7 @@ class QuickAnswers:
     @property
     def known(self) -> Known:
         if self._known is None:
-            from ..extensions import db
-
-            with self.app.app_context():
-                self._known = Known(db.engine)
+            self._known = known_for(self.app)
         return self._known
 
     def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:

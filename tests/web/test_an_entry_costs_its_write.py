@@ -116,3 +116,89 @@ def test_a_conflict_on_a_character_this_worker_folded_before_is_told_once_it_cha
     kill = entry("kill", 300, reason="ambush")
     assert sync(other_worker, api["remo"], queued(victim, kill)).status_code == 200
     assert [c["id"] for c in sync(client, api["rita"]).json["conflicts"]] == [hit["id"]]
+
+
+def conflicts_mark(app) -> int:
+    from larp_app.models import Mark
+
+    with app.app_context():
+        return db.session.get(Mark, "conflicts").value
+
+
+def statements_reading_the_log_by_author(app, action) -> int:
+    """How many statements ``action`` makes that look for a referee's entries."""
+    with app.app_context():
+        engine = db.engine
+    seen = []
+
+    def heard(conn, cursor, statement, parameters, context, executemany):
+        if "entry.author_id" in statement.lower():
+            seen.append(statement)
+
+    sa_event.listen(engine, "before_cursor_execute", heard)
+    try:
+        action()
+    finally:
+        sa_event.remove(engine, "before_cursor_execute", heard)
+    return len(seen)
+
+
+def test_entries_logged_in_their_order_leave_the_conflicts_mark_and_the_log_alone(
+    app,
+    client,
+    api,  # noqa: F811
+    characters,
+):
+    """The usual entry, the latest of its log, changes no other entry's verdict: its answer
+    tells its referee of their voided entries as this worker last found them, reading none
+    of their entries again."""
+    assert sync(client, api["rita"], queued(characters[0], entry("note", text="a"))).json[
+        "conflicts"
+    ] == []
+    before = conflicts_mark(app)
+
+    def more():
+        for character in characters:
+            answer = sync(client, api["rita"], queued(character, entry("hit", 1, damage=1)))
+            assert answer.json["results"][0]["status"] == "stored"
+
+    assert statements_reading_the_log_by_author(app, more) == 0
+    assert conflicts_mark(app) == before
+
+
+@pytest.mark.parametrize("change", ["undo", "late entry", "new larp sheet", "new settings"])
+def test_whatever_may_change_which_entries_count_moves_the_conflicts_mark(
+    app,
+    client,
+    api,  # noqa: F811
+    event_id,  # noqa: F811
+    characters,
+    change,
+):
+    victim = characters[0]
+    hit = entry("hit", 60)
+    assert sync(client, api["rita"], queued(victim, hit)).json["results"][0]["status"] == "stored"
+    before = conflicts_mark(app)
+    if change == "undo":
+        answer = sync(client, api["rita"], queued(victim, entry("undo", 0, target=hit["id"])))
+        assert answer.json["results"][0]["status"] == "stored"
+    elif change == "late entry":
+        late = entry("note", 600, text="logged offline")
+        assert sync(client, api["remo"], queued(victim, late)).json["results"][0]["status"] == (
+            "stored"
+        )
+    elif change == "new larp sheet":
+        from larp_app.models import Character
+
+        with app.app_context():
+            character = db.session.get(Character, victim)
+            character.larp = {**character.larp, "name": "Altro nome"}
+            db.session.commit()
+    else:
+        from larp_app.models import Event
+
+        with app.app_context():
+            event = db.session.get(Event, event_id)
+            event.settings = {**(event.settings or {}), "armour_breaks": False}
+            db.session.commit()
+    assert conflicts_mark(app) > before

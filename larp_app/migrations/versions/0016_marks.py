@@ -1,5 +1,6 @@
-"""marks: a counter per kind of change (accounts: sessions, tokens, who works what), moved in
-the change's transaction, read by every worker to know that what it holds is still true
+"""marks: a counter per kind of change (accounts: sessions, tokens, who works what; conflicts:
+which entries count), moved in the change's transaction, read by every worker to know that
+what it holds is still true
 
 Revision ID: 5e8b3f0a9c21
 Revises: 4d7a0c2e8f15
@@ -24,7 +25,7 @@ def upgrade():
         sa.Column('value', sa.Integer(), server_default='0', nullable=False),
         sa.PrimaryKeyConstraint('name'),
     )
-    op.bulk_insert(mark, [{'name': 'accounts', 'value': 0}])
+    op.bulk_insert(mark, [{'name': 'accounts', 'value': 0}, {'name': 'conflicts', 'value': 0}])
 
 
 def downgrade():
