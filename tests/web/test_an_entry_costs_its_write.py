@@ -152,9 +152,10 @@ def test_entries_logged_in_their_order_leave_the_conflicts_mark_and_the_log_alon
     """The usual entry, the latest of its log, changes no other entry's verdict: its answer
     tells its referee of their voided entries as this worker last found them, reading none
     of their entries again."""
-    assert sync(client, api["rita"], queued(characters[0], entry("note", text="a"))).json[
-        "conflicts"
-    ] == []
+    assert (
+        sync(client, api["rita"], queued(characters[0], entry("note", text="a"))).json["conflicts"]
+        == []
+    )
     before = conflicts_mark(app)
 
     def more():
