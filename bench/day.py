@@ -11,16 +11,20 @@ postgresql``, the database of ``--postgres``, which is EMPTIED first: give one o
 migrated with ``flask db upgrade``; an event of as many characters as player pages
 (``--characters`` for another number) with 20 entries each (as bench/scale.py builds it),
 each character with its player link; a referee account with a token per console, and an
-organiser. Then ``gunicorn -w 4 -k sync`` (``--workers``) serves it on 127.0.0.1, as ``make
-run`` does, and the load comes from asyncio clients in ``--procs`` processes of this one, each
-request on a connection of its own (a sync worker closes each one), for ``--seconds``:
+organiser. Then gunicorn serves it on 127.0.0.1 as ``make run`` does (larp_app/serving.py:
+``--workers`` 4 threaded workers of ``--threads`` 4, warmed up before they take requests),
+and the load comes from asyncio clients in ``--procs`` processes of this one, each client on
+a connection it keeps alive as a phone's browser does, for ``--seconds``. ``--sync`` serves
+with sync workers instead, each request on a connection of its own (a sync worker closes
+each one):
 
 - player pages: each polls its character's ``/p/<secret>/live.json`` every 5 s with the ETag
   it holds (static/js/player.js through lib/live.js and lib/api.js ``poll``);
 - consoles: each polls its character's ``/api/v1/characters/<id>/state`` every 2 s with its
   ETag (static/js/console/main.js);
 - referees' phones: each asks the roster as changes (``?since=``, with its ETag) every 60 s
-  (static/js/lib/netbar.js), holding a version of the roster fetched at the start;
+  (static/js/lib/netbar.js), from a version of the roster fetched at the start, then from
+  the version of each answer (static/js/lib/roster.js);
 - the board: ``board.json`` every 3 s with its ETag, as static/js/board.js asks it;
 - entries: ``20 × share`` a second in all, at random instants (Poisson), each a referee's
   on their console's character through ``/api/v1/sync`` as the phone's outbox sends it.
@@ -54,6 +58,7 @@ import json
 import multiprocessing
 import os
 import random
+import resource
 import shutil
 import signal
 import sys
@@ -99,7 +104,96 @@ KINDS = ("player", "console", "board", "roster", "entry")
 TARGETS = {"player": 100, "console": 100, "roster": 100, "entry": 100, "board": 250}  # p99 ms
 
 
-# --- HTTP: one connection per request, as a sync worker serves ----------------------------
+# --- HTTP: a connection kept alive per client, as browsers keep them; or one per request --
+
+
+def _read_head(head: bytes) -> tuple[int, dict]:
+    first, *rest = head.decode("latin-1").split("\r\n")
+    answer_headers = {}
+    for line in rest:
+        name, _, value = line.partition(":")
+        answer_headers[name.strip().lower()] = value.strip()
+    return int(first.split()[1]), answer_headers
+
+
+def _request_bytes(port, method, path, headers, body, close: bool) -> bytes:
+    lines = [f"{method} {path} HTTP/1.1", f"Host: {HOST}:{port}"]
+    lines += ["Connection: close"] if close else []
+    lines += [f"{k}: {v}" for k, v in headers.items()]
+    if body is not None:
+        lines += ["Content-Type: application/json", f"Content-Length: {len(body)}"]
+    return ("\r\n".join(lines) + "\r\n\r\n").encode() + (body or b"")
+
+
+class KeptAlive:
+    """One client's connection, kept alive between its requests as a phone's browser keeps
+    it (HTTP/1.1), and opened again when the server closed it meanwhile."""
+
+    def __init__(self, port: int):
+        self.port = port
+        self.reader = self.writer = None
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+        self.reader = self.writer = None
+
+    async def request(self, method, path, headers, body=None, timeout=10.0):
+        async def exchange():
+            for _attempt in (1, 2):
+                fresh = self.writer is None
+                if fresh:
+                    self.reader, self.writer = await asyncio.open_connection(HOST, self.port)
+                try:
+                    self.writer.write(_request_bytes(self.port, method, path, headers, body, False))
+                    head = await self.reader.readuntil(b"\r\n\r\n")
+                except (asyncio.IncompleteReadError, ConnectionError):
+                    self.close()
+                    if fresh:
+                        raise
+                    continue  # a kept connection the server had closed: once more, fresh
+                status, answer_headers = _read_head(head[:-4])
+                if "chunked" in answer_headers.get("transfer-encoding", ""):
+                    payload = await self._chunks()
+                elif status in (204, 304):
+                    payload = b""
+                else:
+                    payload = await self.reader.readexactly(
+                        int(answer_headers.get("content-length", "0"))
+                    )
+                if answer_headers.get("connection", "").lower() == "close":
+                    self.close()
+                return status, answer_headers, payload
+            raise ConnectionError("closed twice")
+
+        try:
+            return await asyncio.wait_for(exchange(), timeout)
+        except BaseException:
+            self.close()  # cut in the middle: its state is unknown
+            raise
+
+    async def _chunks(self) -> bytes:
+        out = b""
+        while True:
+            size = int((await self.reader.readuntil(b"\r\n")).split(b";")[0].strip() or b"0", 16)
+            if size == 0:
+                await self.reader.readuntil(b"\r\n")
+                return out
+            out += await self.reader.readexactly(size)
+            await self.reader.readexactly(2)
+
+
+class Fresh:
+    """One connection per request (``--sync``: sync workers close each)."""
+
+    def __init__(self, port: int):
+        self.port = port
+
+    async def request(self, method, path, headers, body=None, timeout=10.0):
+        return await fetch(self.port, method, path, headers, body, timeout)
+
+    def close(self) -> None:
+        pass
 
 
 async def fetch(port, method, path, headers, body=None, timeout=10.0):
@@ -152,6 +246,7 @@ class Plan:
     """What one load process drives: its share of every kind of client."""
 
     port: int
+    kept_alive: bool  # each client's connection kept alive (else one per request)
     players: list[str]  # secrets
     consoles: list[tuple[str, int]]  # (token, character id)
     board: tuple[int, str] | None  # (event id, the organiser's cookie)
@@ -179,11 +274,13 @@ async def drive(plan: Plan) -> list[tuple[str, float, float, str]]:
     deadline = started + plan.seconds
     rng = random.Random(plan.seed)
 
-    async def timed(kind, method, path, headers, body=None):
+    connect = KeptAlive if plan.kept_alive else Fresh
+
+    async def timed(kind, method, path, headers, body=None, connection=None):
         begun = time.monotonic()
         try:
-            status, answer_headers, payload = await fetch(
-                plan.port, method, path, headers, body, TIMEOUT_SECONDS[kind]
+            status, answer_headers, payload = await connection.request(
+                method, path, headers, body, TIMEOUT_SECONDS[kind]
             )
         except TimeoutError:
             rows.append((kind, begun - started, time.monotonic() - begun, "timeout"))
@@ -203,12 +300,13 @@ async def drive(plan: Plan) -> list[tuple[str, float, float, str]]:
 
     def poller(kind, path_of, headers, key):
         held = dict(plan.held.get(key) or {"etag": None})
+        connection = connect(plan.port)
 
         async def ask():
             sent = dict(headers)
             if held["etag"]:
                 sent["If-None-Match"] = held["etag"]
-            answer = await timed(kind, "GET", path_of(), sent)
+            answer = await timed(kind, "GET", path_of(), sent, connection=connection)
             if answer and answer[0] == 200:
                 held["etag"] = answer[1].get("etag")
                 if kind == "board" and plan.board_since:
@@ -239,12 +337,18 @@ async def drive(plan: Plan) -> list[tuple[str, float, float, str]]:
         board_held = ask.held
         tasks.append(every(BOARD_SECONDS, ask))
     if plan.roster and plan.consoles:
-        version, etag = plan.roster
         for token, _character in plan.consoles:
-            headers = {"Authorization": f"Bearer {token}", "If-None-Match": etag}
+            # As lib/roster.js: what changed since the version held, which each answer moves.
+            held = {"version": plan.roster[0], "etag": plan.roster[1]}
+            connection = connect(plan.port)
 
-            async def ask(headers=headers):
-                await timed("roster", "GET", f"/api/v1/roster?since={version}", headers)
+            async def ask(token=token, held=held, connection=connection):
+                headers = {"Authorization": f"Bearer {token}", "If-None-Match": held["etag"]}
+                path = f"/api/v1/roster?since={held['version']}"
+                answer = await timed("roster", "GET", path, headers, connection=connection)
+                if answer and answer[0] == 200:
+                    held["version"] = json.loads(answer[2])["version"]
+                    held["etag"] = answer[1].get("etag") or ""
 
             tasks.append(every(ROSTER_SECONDS, ask))
 
@@ -252,6 +356,8 @@ async def drive(plan: Plan) -> list[tuple[str, float, float, str]]:
         if plan.entries_per_second <= 0 or not plan.consoles:
             return
         pending = set()
+        # A phone sends each entry on a connection of its own that is free: kept for the next.
+        idle = {token: [] for token, _ in plan.consoles}
         while True:
             await asyncio.sleep(rng.expovariate(plan.entries_per_second))
             if time.monotonic() >= deadline:
@@ -260,9 +366,13 @@ async def drive(plan: Plan) -> list[tuple[str, float, float, str]]:
             entry = {"id": str(uuid.uuid4()), "at": now_z(), **rng.choice(ENTRY_KINDS)}
             body = json.dumps({"entries": [{**entry, "character": character, "sent_at": now_z()}]})
             headers = {"Authorization": f"Bearer {token}"}
-            task = asyncio.ensure_future(
-                timed("entry", "POST", "/api/v1/sync", headers, body.encode())
-            )
+            connection = idle[token].pop() if idle[token] else connect(plan.port)
+
+            async def send(token=token, headers=headers, body=body, connection=connection):
+                await timed("entry", "POST", "/api/v1/sync", headers, body.encode(), connection)
+                idle[token].append(connection)
+
+            task = asyncio.ensure_future(send())
             pending.add(task)
             task.add_done_callback(pending.discard)
         if pending:
@@ -456,16 +566,17 @@ def roster_held(samples: dict) -> tuple[str, str]:
 # --- the cost of each kind alone ----------------------------------------------------------
 
 
-async def cost_loop(port, requests_of, seconds, clients=4):
+async def cost_loop(port, requests_of, seconds, kept_alive: bool, clients=4):
     """``clients`` clients asking back to back for ``seconds``: answers counted."""
     deadline = time.monotonic() + seconds
     counted = defaultdict(int)
 
     async def client(n):
+        connection = (KeptAlive if kept_alive else Fresh)(port)
         while time.monotonic() < deadline:
             method, path, headers, body = requests_of(n)
             try:
-                status, _, _ = await fetch(port, method, path, headers, body, 30)
+                status, _, _ = await connection.request(method, path, headers, body, 30)
             except (OSError, TimeoutError):
                 status = "error"
             counted[str(status)] += 1
@@ -474,7 +585,7 @@ async def cost_loop(port, requests_of, seconds, clients=4):
     return counted
 
 
-def kind_costs(port, master, context, seconds) -> dict[str, float]:
+def kind_costs(port, master, context, seconds, kept_alive: bool) -> dict[str, float]:
     """CPU per request (ms) of each kind alone."""
     event_id, characters, secrets, tokens, cookie, etags = context
     bearer = {"Authorization": f"Bearer {tokens[0]}"}
@@ -503,7 +614,7 @@ def kind_costs(port, master, context, seconds) -> dict[str, float]:
     for name, requests_of in kinds.items():
         pids = server_pids(master)
         before = cpu_seconds(pids)
-        counted = asyncio.run(cost_loop(port, requests_of, seconds))
+        counted = asyncio.run(cost_loop(port, requests_of, seconds, kept_alive))
         used = cpu_seconds(pids) - before
         answered = sum(v for k, v in counted.items() if k in ("200", "304"))
         costs[name] = used / max(answered, 1) * 1000
@@ -545,7 +656,8 @@ def run(args) -> None:
 
         port, stored_port = free_port(), free_port()
         log = tmp / "gunicorn.log"
-        proc = start_server(env, port, args.workers, log)
+        threads = 0 if args.sync else args.threads
+        proc = start_server(env, port, args.workers, log, threads=threads)
         procs.append(proc)
         wait_ready(proc, port, log)
         session = organiser_cookies(f"http://{HOST}:{port}")
@@ -557,10 +669,11 @@ def run(args) -> None:
         )
         (tmp / "answers.json").write_text(json.dumps({**samples, "tokens": tokens}))
         stored_env = {**os.environ, "STORED_ANSWERS": str(tmp / "answers.json")}
+        stored_env["LARP_WARM_UP"] = "0"  # (serving.py's warm-up is the app's own)
         stored_log = tmp / "stored.log"
         stored = start_server(
             stored_env, stored_port, args.workers, stored_log, "stored_json:create_app()",
-            ROOT / "bench",
+            ROOT / "bench", threads,
         )  # fmt: skip
         procs.append(stored)
         wait_ready(stored, stored_port, stored_log, "/ready")
@@ -579,9 +692,15 @@ def run(args) -> None:
             f"{' (as changes, ?since=)' if args.board_since else ' (whole)'},"
             f" {rate:g} entries/s; {args.seconds:g} s a server"
         )
+        serving = (
+            f"-w {args.workers} -k sync, a connection per request"
+            if args.sync
+            else f"-c python:larp_app.serving -w {args.workers} --threads {args.threads}"
+            ", each client's connection kept alive"
+        )
         print(
-            f"gunicorn -w {args.workers} -k sync, {kind}; cores: {os.cpu_count()};"
-            f" load generator: {args.procs} process(es), a connection per request"
+            f"gunicorn {serving}, {kind}; cores: {os.cpu_count()};"
+            f" load generator: {args.procs} process(es)"
         )
 
         def plans(to_port, roster):
@@ -591,6 +710,7 @@ def run(args) -> None:
             return [
                 Plan(
                     to_port,
+                    not args.sync,
                     part_players,
                     part_consoles,
                     (event_id, cookie) if n == 0 else None,
@@ -651,7 +771,9 @@ def run(args) -> None:
                 print(f"each kind alone, 4 clients back to back, {args.cost_seconds:g} s each:"
                       f" {label}")  # fmt: skip
                 context = (event_id, [c for _, c in consoles], secrets, tokens, cookie, tags)
-                costs[label] = kind_costs(to_port, master, context, args.cost_seconds)
+                costs[label] = kind_costs(
+                    to_port, master, context, args.cost_seconds, not args.sync
+                )
             print()
             print(f"  {'request':32}{'larp_app':>10}{'stored':>10}{'ratio':>8}")
             for name, value in costs["larp_app"].items():
@@ -673,7 +795,14 @@ def main() -> None:
         help="with --database postgresql: this database, EMPTIED first",
     )  # fmt: skip
     parser.add_argument("--characters", type=int, help="characters (as many as player pages)")
-    parser.add_argument("--workers", type=int, default=4, help="gunicorn sync workers (4)")
+    parser.add_argument("--workers", type=int, default=4, help="gunicorn workers (4)")
+    parser.add_argument(
+        "--threads", type=int, default=4, help="threads a worker, as make run serves (4)"
+    )
+    parser.add_argument(
+        "--sync", action="store_true",
+        help="sync workers and a connection per request, instead of make run's serving",
+    )  # fmt: skip
     parser.add_argument("--procs", type=int, default=1, help="load generator processes (1)")
     parser.add_argument(
         "--cost-seconds", type=float, default=3,
@@ -691,6 +820,9 @@ def main() -> None:
     if not 1 <= args.procs <= 8 or not 1 <= args.workers <= 32:
         parser.error("--procs: 1 to 8; --workers: 1 to 32")
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)  # a connection for every client
+    if soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     run(args)
 
 

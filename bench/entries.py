@@ -135,13 +135,14 @@ def start_server(
     cwd: Path = ROOT,
     threads: int = 0,
 ) -> subprocess.Popen:
-    """gunicorn serving ``app``: sync workers, or with ``threads`` the threaded workers `make
-    run` serves with (larp_app/serving.py: gthread, kept-alive connections, 90 s timeout)."""
+    """gunicorn serving ``app``: sync workers, or with ``threads`` as `make run` serves
+    (larp_app/serving.py: threaded workers keeping phones' connections alive, warmed up
+    before they take requests) with that many threads a worker."""
     gunicorn = Path(sys.executable).parent / "gunicorn"
     command = [str(gunicorn), "-w", str(workers), "-b", f"{HOST}:{port}"]
     if threads:
-        command += ["-k", "gthread", "--threads", str(threads), "--keep-alive", "30"]
-        command += ["--timeout", "90"]
+        command = [command[0], "-c", "python:larp_app.serving", *command[1:]]
+        command += ["--threads", str(threads)]
     else:
         command += ["-k", "sync"]
     with open(log_path, "wb") as log:

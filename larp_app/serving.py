@@ -3,7 +3,9 @@ as ``make run`` and deploy/larp_app.service do); the command line's options win.
 
 - Threads (``gthread``): a phone's connection is kept alive between its polls, so a poll
   over HTTPS pays no new TLS handshake (sync workers close every connection), and a worker
-  busy with one costly request still answers the quick ones.
+  busy with one costly request still answers the quick ones. Every phone of a big event
+  may hold one: a worker keeps up to ``worker_connections`` of them, and the server's limit
+  of open files is raised to what the system allows (its soft limit is often 1,024).
 - A worker never takes requests cold: it builds the kept views of the open events first
   (``post_worker_init``), telling the master it is alive as it goes, so that the first
   roster of a 5,000-character event after a restart costs what a warm one does. The
@@ -14,12 +16,24 @@ as ``make run`` and deploy/larp_app.service do); the command line's options win.
 from __future__ import annotations
 
 import os
+import resource
 
 worker_class = "gthread"
 threads = int(os.environ.get("LARP_THREADS", "4"))
 keepalive = 30  # seconds a phone's connection waits for its next poll (they poll every 3-5 s)
+# Phones kept connected, per worker: a 5,000-player day (each page, console and status bar
+# a connection) on as few as one worker.
+worker_connections = 8000
 timeout = 90
 graceful_timeout = 30
+
+
+def on_starting(server) -> None:
+    """Open files enough for every phone's connection (and the workers' own files)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = hard if hard == resource.RLIM_INFINITY else min(hard, 65_536)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
 
 
 def post_worker_init(worker) -> None:
