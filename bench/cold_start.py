@@ -15,7 +15,10 @@ taking requests):
    before: the first ``GET /api/v1/events/ID/roster`` it answers, then a warm one;
 2. warm-up: one worker as served: seconds from start to its first answer, then its first
    roster;
-3. restart: ``--workers`` workers started while ``--phones`` phones poll as phones do (their
+3. play: ``--workers`` workers serve while referees log ``--play`` entries (notes, hits and
+   heals over every character, through ``/sync`` a hundred at a time): the day goes on after
+   the folds were last stored;
+4. restart: ``--workers`` workers started while ``--phones`` phones poll as phones do (their
    roster ``?since=`` the version they held before the restart, and one character's state,
    each every 3 s): seconds until every phone has an answer, and every status code seen
    (the target: every phone within 10 s, no 5xx).
@@ -35,6 +38,7 @@ import sys
 import tempfile
 import threading
 import time
+import uuid
 from collections import Counter
 from pathlib import Path
 
@@ -136,6 +140,40 @@ def phones_after_restart(env, port, workers, log, token, event_id, characters, h
     return answered, statuses
 
 
+def play(env, port, workers, log, token, characters, entries: int) -> float:
+    """Serve with ``workers`` while ``entries`` entries are logged over ``characters``, a
+    hundred a request; seconds it took."""
+    from entries import request_json, wait_ready
+
+    proc = start(env, port, workers, log, warm=True)
+    try:
+        wait_ready(proc, port, log)
+        started = time.monotonic()
+        kinds = (
+            {"kind": "note", "text": "bench: the day goes on"},
+            {"kind": "hit", "damage": 1, "blows": 1, "pierce": True},
+            {"kind": "heal", "amount": 1},
+        )
+        for start_at in range(0, entries, 100):
+            now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+            items = [
+                {
+                    "id": str(uuid.uuid4()),
+                    "character": characters[n % len(characters)],
+                    "at": now,
+                    "sent_at": now,
+                    **kinds[(n // len(characters)) % len(kinds)],
+                }
+                for n in range(start_at, min(entries, start_at + 100))
+            ]
+            status, answer = request_json(port, "POST", "/api/v1/sync", token, {"entries": items})
+            if status != 200:
+                raise RuntimeError(f"sync: {status} {str(answer)[:300]}")
+        return time.monotonic() - started
+    finally:
+        stop_server(proc)
+
+
 def kept_event(uri: str) -> tuple[int, list[int]]:
     """The first event of a kept database and its characters."""
     from sqlalchemy import create_engine, text
@@ -203,12 +241,17 @@ def run(args) -> None:
         stop_server(proc)
         proc = None
 
+        if args.play:
+            took = play(env, free_port(), args.workers, log, token, characters, args.play)
+            print(f"3. play: {args.play:,} entries logged through /sync in {took:.0f} s, after"
+                  " the folds were last stored", flush=True)  # fmt: skip
+
         port = free_port()
         answered, statuses = phones_after_restart(
             env, port, args.workers, log, token, event_id, characters, held, args.phones
         )
         errors = sum(n for code, n in statuses.items() if code >= 500)
-        print(f"3. restart, {args.workers} workers, {args.phones} phones polling:"
+        print(f"4. restart, {args.workers} workers, {args.phones} phones polling:"
               f" {len(answered)}/{args.phones} answered, the last after"
               f" {max(answered, default=float('nan')):.1f} s; statuses"
               f" {dict(sorted(statuses.items()))}; 5xx: {errors};"
@@ -229,6 +272,9 @@ def main() -> None:
     parser.add_argument("--characters", type=int, default=5000)
     parser.add_argument("--entries", type=int, default=200, help="entries per character")
     parser.add_argument("--phones", type=int, default=50)
+    parser.add_argument(
+        "--play", type=int, default=10_000, help="entries logged before the restart (10,000)"
+    )
     parser.add_argument("--workers", type=int, default=4)
     parser.add_argument("--skip-cold", action="store_true", help="no cold worker (step 1)")
     parser.add_argument("--db", help="keep the SQLite database at this path, or reuse it")

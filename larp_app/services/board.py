@@ -82,13 +82,15 @@ def board_data(
     its ``rows`` left empty (an answer with the changed rows only lists those)."""
     view = view or snapshots().view(event, now)
     by_id = view.rows
-    every = (BoardRow(r, r.record.snapshot) for r in by_id.values())
     if every_row:
-        every = sorted(every, key=lambda row: (row.character.name, row.character.id))
-    else:
-        every = [row for row in every if row.snapshot.wound == "dying"]
+        every = sorted(
+            (BoardRow(r, r.record.snapshot) for r in by_id.values()),
+            key=lambda row: (row.character.name, row.character.id),
+        )
+    else:  # the view keeps who is dying and whose log has a refused entry
+        every = [BoardRow(by_id[i], by_id[i].record.snapshot) for i in view.dying]
     conflicts = []
-    for r in by_id.values():
+    for r in (by_id[i] for i in view.conflicted):
         record = r.record
         for c in record.folded.conflicts:  # judged with every entry, a phone's early one too
             conflicts.append(Logged(record.conflict_entries[c.id], r, c))

@@ -9,12 +9,16 @@ in one query per chunk and keeps those whose version is the character's version 
 whose fingerprint is its own; every other character is folded as before, and its fold
 stored in place of the older one.
 
-Never older over newer: a stored fold is used only at exactly the character's version
-(versions move in one place, services/versions.py), and it is written only for a version
-read from committed rows; a fold of another code (a new release of the app or of a rule
-system: ``RULES_VERSION``, the package's version, the source of the engine and of the rule
-system) is never read. Derived data: deleting every row changes no answer, only the cost of
-the next start.
+Never older over newer: a stored fold is used as it is only at exactly the character's
+version (versions move in one place, services/versions.py); one of an earlier version, of
+the same larp sheet (its digest is stored with it), is folded on with the entries stored
+after its last row, which are the entries since (a character's entries are written one at
+a time under its lock). It is written only for a version read from committed rows, and
+again once it is ``BEHIND`` entries behind, so a start in the middle of a long day folds
+on a few entries a character, not its day; a fold of another code (a new release of the
+app or of a rule system: ``RULES_VERSION``, the package's version, the source of the engine
+and of the rule system) is never read. Derived data: deleting every row changes no answer,
+only the cost of the next start.
 
 The stored form is a pickle read back by an unpickler that builds only the engine's and the
 rule systems' own types, instants and plain values: a row is never a way to run code.
@@ -43,6 +47,8 @@ from ..rules.registry import get_ruleset, rulesets
 
 # Raise when the fold's meaning changes in a way its source does not show (data files).
 RULES_VERSION = 1
+# A fold is stored again when the one stored is this many entries behind.
+BEHIND = 20
 
 
 def _sources(paths: Iterable[Path]) -> bytes:
@@ -116,20 +122,30 @@ def _ruleset_packages() -> frozenset[str]:
     return frozenset(top for ruleset in rulesets() for top in _packages_of(ruleset))
 
 
-def dumps(folded: rules.Folded, conflicts: dict[str, rules.Entry], last_row: int | None) -> bytes:
-    return pickle.dumps((folded, conflicts, last_row), protocol=pickle.HIGHEST_PROTOCOL)
+def dumps(
+    folded: rules.Folded,
+    conflicts: dict[str, rules.Entry],
+    last_row: int | None,
+    sheet_digest: bytes | None = None,
+) -> bytes:
+    return pickle.dumps(
+        (folded, conflicts, last_row, sheet_digest), protocol=pickle.HIGHEST_PROTOCOL
+    )
 
 
-def loads(data: bytes) -> tuple[rules.Folded, dict[str, rules.Entry], int | None]:
-    return _Unpickler(io.BytesIO(data)).load()
+def loads(data: bytes) -> tuple[rules.Folded, dict[str, rules.Entry], int | None, bytes | None]:
+    """The stored fold, the entries it refused, the row of its last entry and the digest
+    of the larp sheet it was folded with (None: stored before it was kept)."""
+    loaded = _Unpickler(io.BytesIO(data)).load()
+    return (*loaded, None) if len(loaded) == 3 else loaded
 
 
 # --- the table ------------------------------------------------------------------------------
 
 
-def read(versions: dict[int, int], fingerprint_: str) -> dict[int, bytes]:
-    """The stored folds of these characters ({id: version now}) at exactly that version and
-    of this fingerprint, in their stored form (``loads``)."""
+def read(versions: dict[int, int], fingerprint_: str) -> dict[int, tuple[int, bytes]]:
+    """The stored folds of these characters ({id: version now}) of this fingerprint and at
+    most that version, with their version, in their stored form (``loads``)."""
     if not versions:
         return {}
     rows = db.session.execute(
@@ -137,8 +153,8 @@ def read(versions: dict[int, int], fingerprint_: str) -> dict[int, bytes]:
             KeptFold.character_id.in_(list(versions)), KeptFold.fingerprint == fingerprint_
         )
     )
-    # An older one (or one of a rolled-back number) is left out: folded again.
-    return {i: data for i, version, data in rows if versions.get(i) == version}
+    # A newer one is of a number a rolled-back write gave: left out, folded again.
+    return {i: (version, data) for i, version, data in rows if version <= versions[i]}
 
 
 def _insert(dialect: str):

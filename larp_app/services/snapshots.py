@@ -36,7 +36,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import bindparam, select
+from sqlalchemy import and_, bindparam, or_, select
 from sqlalchemy import event as sa_event
 from sqlalchemy.orm import Session
 
@@ -203,6 +203,19 @@ class View:
     due: list[tuple[datetime, int]]  # (next change, character id), a heap
     latest: datetime | None = None  # the latest stamp of any row
     conflicted: set[int] = field(default_factory=set)  # rows whose log has a refused entry
+    dying: set[int] = field(default_factory=set)  # rows dying at their instant
+
+    def noted(self, row: Row) -> None:
+        """Keep the board's lists of the row's record, as it now is."""
+        record = row.record
+        for kept, holds in (
+            (self.conflicted, bool(record.folded.conflicts)),
+            (self.dying, record.snapshot is not None and record.snapshot.wound == "dying"),
+        ):
+            if holds:
+                kept.add(row.id)
+            else:
+                kept.discard(row.id)
 
     def since(self, since: Since | None) -> list[Row]:
         """The rows changed after what the client holds (every row without a token)."""
@@ -284,16 +297,14 @@ def _rows_after(last_rows: dict[int, int], ruleset: str) -> dict[int, list]:
     found: dict[int, list] = {}
     if not last_rows:
         return found
-    query = (
-        select(Entry.character_id, Entry.id, Entry.fields)
-        .where(Entry.character_id.in_(list(last_rows)), Entry.id > min(last_rows.values()))
-        .order_by(Entry.id)
-    )
+    # Each character's own range of rows (an index on the character holds its rows in
+    # order): never the rows of the others between its last one and theirs.
+    since = or_(*(and_(Entry.character_id == c, Entry.id > r) for c, r in last_rows.items()))
+    query = select(Entry.character_id, Entry.id, Entry.fields).where(since).order_by(Entry.id)
     for character_id, row_id, fields in db.session.execute(query):
-        if row_id > last_rows[character_id]:
-            found.setdefault(character_id, []).append(
-                (row_id, rules.entry_from_stored(fields, ruleset))
-            )
+        found.setdefault(character_id, []).append(
+            (row_id, rules.entry_from_stored(fields, ruleset))
+        )
     return found
 
 
@@ -349,6 +360,8 @@ class Snapshots:
         # (character id) -> the sheet parsed: the most recently used last
         self.contexts: OrderedDict[int, KeptContext] = OrderedDict()
         self.kept_contexts = kept_contexts
+        # character id -> the log position of its fold as stored (read or written here)
+        self.stored: dict[int, int] = {}
         self.lock = threading.RLock()  # for a threaded server; gunicorn's sync workers: one
 
     # Parsed sheets: a few, the most recently used, kept while the sheet and settings are the
@@ -507,11 +520,11 @@ class Snapshots:
             chunk = db.session.execute(
                 select(*CHARACTER_COLUMNS).where(Character.id.in_(ids[start : start + BUILD_CHUNK]))
             ).all()
-            stored = self._load_stored(chunk, stamp, key, settings)
+            self._load_stored(chunk, stamp, key, settings)
             records = self._records_now(chunk, settings, key, event)
             for character in chunk:
                 self._place(view, character, settings, key, *records[character.id], now)
-            self._store([c.id for c in chunk if c.id not in stored], stamp)
+            self._store([c.id for c in chunk], stamp)
             del chunk, records
             if alive is not None:
                 alive()
@@ -522,38 +535,59 @@ class Snapshots:
         self.views[event.id] = view
         return view
 
-    def _load_stored(self, chunk, stamp: str, key: str, settings) -> set[int]:
-        """The characters of ``chunk`` whose fold is stored at their version now; those this
-        worker does not keep at that version are read from there, not folded."""
+    def _load_stored(self, chunk, stamp: str, key: str, settings) -> None:
+        """The stored folds of the characters of ``chunk`` this worker does not keep at
+        their version now: one at that version is their record; one of an earlier version,
+        of the same sheet, a record that far behind, which ``_records_now`` folds on."""
         busy = uncommitted()  # this transaction's writes: their versions are not yet true
-        found = kept_folds.read({c.id: c.version for c in chunk if c.id not in busy}, stamp)
+        wanted = {
+            c.id: c.version
+            for c in chunk
+            if c.id not in busy
+            and not (
+                (kept := self.records.get(c.id)) is not None
+                and kept.version == c.version
+                and kept.settings == key
+            )
+        }
+        found = kept_folds.read(wanted, stamp)
         for character in chunk:
-            data = found.get(character.id)
-            kept = self.records.get(character.id)
-            if data is None or (
-                kept is not None and kept.version == character.version and kept.settings == key
-            ):
+            if character.id not in found:
                 continue
+            version, data = found[character.id]
             try:
-                folded, refused, last_row = kept_folds.loads(data)
+                folded, refused, last_row, digest = kept_folds.loads(data)
             except Exception:
-                del found[character.id]
                 continue
             sheet = self._kept_context(character.id, key, character.larp, settings)
+            if version != character.version and (digest != sheet.digest or last_row is None):
+                continue  # another sheet since: folded whole
+            kept = self.records.get(character.id)
+            if kept is not None and kept.settings == key and kept.version >= version:
+                continue  # this worker's own is as new
             self.records[character.id] = fold_record(
-                sheet, character.version, None, folded, refused, last_row
+                sheet, version, None, folded, refused, last_row
             )
-        return set(found)
+            self.stored[character.id] = folded.log_position
 
     def _store(self, character_ids: list[int], stamp: str) -> None:
-        """Store the records of these characters (not stored at their version), but none
-        while this transaction writes (its versions are not yet true)."""
+        """Store the records of these characters whose stored fold (as this worker knows
+        it) is none, or ``kept_folds.BEHIND`` entries behind; none while this transaction
+        writes (its versions are not yet true)."""
         if not character_ids or uncommitted():
             return
         rows = []
         for character_id in character_ids:
-            record = self.records[character_id]
-            data = kept_folds.dumps(record.folded, record.conflict_entries, record.last_row)
+            record = self.records.get(character_id)
+            stored = self.stored.get(character_id)
+            if record is None or (
+                stored is not None and record.folded.log_position - stored < kept_folds.BEHIND
+            ):
+                continue
+            self.stored[character_id] = record.folded.log_position
+            data = kept_folds.dumps(
+                record.folded, record.conflict_entries, record.last_row, record.sheet_digest
+            )
             rows.append(
                 {
                     "character_id": character_id,
@@ -625,10 +659,7 @@ class Snapshots:
             character.present_at is not None,
         )
         view.rows[character.id] = row
-        if record.folded.conflicts:
-            view.conflicted.add(character.id)
-        else:
-            view.conflicted.discard(character.id)
+        view.noted(row)
         if record.due is not None:
             view.due.append((record.due, character.id))
         return row
@@ -647,6 +678,7 @@ class Snapshots:
                 heapq.heappush(view.due, (row.record.due, row.id))
             view.latest = max(filter(None, (view.latest, row.record.stamp)), default=None)
         view.version = version
+        self._store([c.id for c in found], kept_folds.fingerprint(event.ruleset, key))
 
     def _advance(self, view: View, event: Event, key: str, now: datetime) -> None:
         """Advance the rows whose next change is due by ``now``; the rest stay as they are."""
@@ -677,6 +709,7 @@ class Snapshots:
                     record = row.record
                     log = logs.get(character_id) if character_id in later else None
                     record.at(ctx, now, log, committed=character_id not in uncommitted())
+                    view.noted(row)
                     if record.due is not None:
                         heapq.heappush(view.due, (record.due, character_id))
                     view.latest = max(filter(None, (view.latest, record.stamp)), default=None)
