@@ -74,28 +74,63 @@ def test_a_worker_started_after_a_restart_answers_the_roster_without_folding(
     assert after == before
 
 
-def test_a_stored_fold_older_than_its_character_is_not_used(
-    app, client, referee, event_id, character_id, restarted
+def test_a_stored_fold_older_than_its_character_is_folded_on_with_the_entries_since(
+    app, client, referee, event_id, character_id, restarted, monkeypatch
 ):
+    for _ in range(3):
+        log(client, referee, character_id)
     with app.app_context():
         warm_open_events()
         stored = db.session.scalar(select(KeptFold.version))
     log(client, referee, character_id)  # the character's version moves past the stored one
     with app.app_context():
-        now = db.session.get(Character, character_id).version
-    assert now > stored
+        assert db.session.get(Character, character_id).version > stored
 
     worker = restarted()
+    refuse_to_fold(monkeypatch)  # no log folded whole: the stored fold, and one entry on
+    with worker.app_context():
+        warm_open_events()
     after = roster_state(worker.test_client(), referee, event_id, character_id)
+    monkeypatch.undo()
     fresh = restarted()
     with fresh.app_context():  # a worker that never reads a stored fold
         db.session.execute(update(KeptFold).values(fingerprint="none"))
         db.session.commit()
     cold = roster_state(fresh.test_client(), referee, event_id, character_id)
     assert after == cold
-    assert after["state"]["hp"] < before_hp(app, character_id)
-    with app.app_context():  # and the fold of the version now is what is stored in its place
-        assert db.session.scalar(select(KeptFold.version)) == now
+    assert after["state"]["hp"] == before_hp(app, character_id) - 4
+
+
+def test_a_stored_fold_of_the_sheet_before_a_change_is_not_used(
+    app, client, organiser, referee, event_id, character_id, restarted
+):
+    log(client, referee, character_id)
+    with app.app_context():
+        warm_open_events()
+        character = db.session.get(Character, character_id)
+        character.larp = {**character.larp, "hp_max": character.larp["hp_max"] + 5}
+        db.session.commit()
+    after = roster_state(restarted().test_client(), referee, event_id, character_id)
+    assert after["state"]["hp"] == before_hp(app, character_id) - 1  # of the new maximum
+
+
+def test_a_fold_is_stored_again_once_the_stored_one_is_far_behind(
+    app, client, referee, event_id, character_id
+):
+    with app.app_context():
+        warm_open_events()
+        first = db.session.scalar(select(KeptFold.version))
+    for _ in range(kept_folds.BEHIND - 1):
+        log(client, referee, character_id)
+    client.get(f"/api/v1/events/{event_id}/roster", headers=referee)  # the view reads them
+    with app.app_context():
+        assert db.session.scalar(select(KeptFold.version)) == first  # not yet far behind
+    log(client, referee, character_id)
+    client.get(f"/api/v1/events/{event_id}/roster", headers=referee)
+    with app.app_context():
+        assert db.session.scalar(select(KeptFold.version)) == (
+            db.session.get(Character, character_id).version
+        )
 
 
 def before_hp(app, character_id) -> int:

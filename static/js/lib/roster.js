@@ -13,16 +13,47 @@ const STORES = ["events", "characters", "badges", "meta"];
 // is wiped. Returns true when the roster is fresh, false when the server answered without
 // it, "unreachable" when it did not answer. Calls made while one is under way (the status
 // bar and the console at a page's load) share it.
+//
+// The work is done by a worker of the page's own (roster-worker.js): a big event's roster
+// is megabytes of JSON to read and thousands of characters to write, and the page's thread
+// stays free for the referee's taps. A browser that cannot start it does it here.
 let running = null;
 
 export function refreshRoster(api) {
-  running ??= refresh(api).finally(() => {
+  running ??= inWorker(api).finally(() => {
     running = null;
   });
   return running;
 }
 
-async function refresh(api) {
+function inWorker(api) {
+  if (typeof Worker === "undefined" || typeof document === "undefined") return refreshHere(api);
+  return new Promise((resolve, reject) => {
+    let worker;
+    const done = (answer) => {
+      worker?.terminate();
+      resolve(answer);
+    };
+    try {
+      worker = new Worker(new URL("./roster-worker.js", import.meta.url), { type: "module" });
+    } catch {
+      done(refreshHere(api));
+      return;
+    }
+    worker.onmessage = ({ data }) => {
+      if (data.failed === undefined) return done(data.answer);
+      worker.terminate();
+      reject(new Error(data.failed));
+    };
+    worker.onerror = (event) => {
+      event.preventDefault();
+      done(refreshHere(api)); // (no module workers here: the same work, on this thread)
+    };
+    worker.postMessage({ api });
+  });
+}
+
+export async function refreshHere(api) {
   const [held, etag] = await Promise.all([get("meta", "rosterVersion"), get("meta", "rosterETag")]);
   let response;
   try {
