@@ -68,10 +68,10 @@ KEPT = """
 def start_server(database: Path, characters: int):
     """The demo and a big event, served in a thread: (base URL, server, roster bytes)."""
     from flask_migrate import upgrade
+    from scale import build_event
 
     from larp_app.extensions import db
     from larp_app.services.demo import load_demo
-    from scale import build_event
 
     uri = f"sqlite:///{database}"
     app = create_app(
