@@ -62,6 +62,7 @@ import threading
 import time
 import uuid
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -508,8 +509,11 @@ def logged_phase(port: int, master: int, env: dict, organiser: str, counts, post
             status, answer, _ = post_sync(port, token, items)
             if status != 200:
                 raise RuntimeError(f"sync: {status} {answer}")
-        for _ in range(16):  # every worker reads (and keeps) what it needs once
-            post_sync(port, token, [note_on(characters[0])])
+        # Every worker reads (and keeps) what it needs once: posts at once, from 8 threads,
+        # so that each worker takes some.
+        with ThreadPoolExecutor(8) as pool:
+            items = [[note_on(characters[0])] for _ in range(32)]
+            list(pool.map(post_sync, [port] * 32, [token] * 32, items))
         pids = server_pids(master)
         before, times = cpu_seconds(pids), []
         for _ in range(posts):

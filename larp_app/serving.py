@@ -6,6 +6,10 @@ as ``make run`` and deploy/larp_app.service do); the command line's options win.
   busy with one costly request still answers the quick ones. Every phone of a big event
   may hold one: a worker keeps up to ``worker_connections`` of them, and the server's limit
   of open files is raised to what the system allows (its soft limit is often 1,024).
+- Over HTTPS, one TLS context for every connection, made once in the master before the
+  workers fork (gunicorn makes one per connection: the key read from disk and parsed each
+  time, and no session a phone could resume). A phone that reconnects resumes its session
+  (TLS 1.3 tickets, whose keys the workers share) instead of a full handshake.
 - A worker never takes requests cold: it builds the kept views of the open events first
   (``post_worker_init``), telling the master it is alive as it goes, so that the first
   roster of a 5,000-character event after a restart costs what a warm one does. The
@@ -28,12 +32,28 @@ timeout = 90
 graceful_timeout = 30
 
 
+_contexts: dict = {}
+
+
+def ssl_context(conf, default_ssl_context_factory):
+    """The server's TLS context, made once (gunicorn asks for one with every connection)."""
+    key = (conf.certfile, conf.keyfile, conf.ca_certs, conf.ciphers, conf.cert_reqs)
+    if key not in _contexts:
+        _contexts[key] = default_ssl_context_factory()
+    return _contexts[key]
+
+
 def on_starting(server) -> None:
-    """Open files enough for every phone's connection (and the workers' own files)."""
+    """Open files enough for every phone's connection (and the workers' own files); the TLS
+    context made before the workers fork, so that they share it."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     wanted = hard if hard == resource.RLIM_INFINITY else min(hard, 65_536)
     if soft != resource.RLIM_INFINITY and soft < wanted:
         resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+    if server.cfg.is_ssl:
+        from gunicorn.sock import ssl_context as made
+
+        made(server.cfg)
 
 
 def post_worker_init(worker) -> None:

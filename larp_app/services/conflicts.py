@@ -191,7 +191,7 @@ def voided_lately(user: User, now: datetime) -> list[Voided]:
     found them while the conflicts mark has not moved since (``KeptConflicts``), else found
     again (``_voided_lately``); those they dismissed left out."""
     marks = known()
-    marks.current()
+    marks.current(versions=False)
     mark = marks.marks[CONFLICTS]
     kept = kept_conflicts()
     held = kept.users.get(user.id)

@@ -203,23 +203,28 @@ class Known:
 
     # --- keeping up -------------------------------------------------------------------------
 
-    def current(self) -> None:
+    def current(self, versions: bool = True) -> None:
         """Bring what is known up to the database's marks (one tiny query when nothing
-        moved). A database error goes to the caller: nothing is answered from here then."""
+        moved); ``versions`` False: the callers and marks alone (an entry's answer), the
+        versions read again when a poll next needs them. A database error goes to the
+        caller: nothing is answered from here then."""
         marks = self._read_marks()
         if marks != self.marks:
             with self.lock:
                 if marks != self.marks:
-                    self._refresh(marks)
+                    self._refresh(marks, versions)
 
-    def _refresh(self, marks: tuple) -> None:
+    def _refresh(self, marks: tuple, versions: bool) -> None:
         old = self.marks or (None,) * len(marks)
         if marks[ACCOUNTS] != old[ACCOUNTS]:
             self.callers = {}
         if marks[REFUSALS] != old[REFUSALS]:
             self.refused = {}
         if marks[VERSIONS] != old[VERSIONS]:
-            self._read_versions()
+            if versions:
+                self._read_versions()
+            else:  # what is known of versions stays of the marks it was read under
+                marks = (old[VERSIONS], *marks[1:])
         self.marks = marks  # last: a reader that sees these marks sees what they cover
 
     def _read_versions(self) -> None:

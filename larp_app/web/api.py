@@ -81,7 +81,7 @@ def _known_caller(kind: str, secret: str) -> Caller | None:
     if len(secret) > 200:
         return None
     facts = known()
-    facts.current()
+    facts.current(versions=False)
     return facts.caller(kind, token_digest(secret))
 
 
