@@ -271,9 +271,8 @@ class Logs(dict):
         self.last_rows: dict[int, int] = {}
 
 
-def _logs(character_ids: list[int] | None, event_id: int, after: int = 0) -> Logs:
-    """The logs of some characters (all of the event's when None), in arrival order; with
-    ``after``, only their entries stored after that row."""
+def _logs(character_ids: list[int] | None, event_id: int) -> Logs:
+    """The logs of some characters (all of the event's when None), in arrival order."""
     query = select(Entry.character_id, Entry.id, Entry.fields).order_by(Entry.id)
     if character_ids is None:
         query = query.join(Character, Entry.character_id == Character.id).where(
@@ -281,8 +280,6 @@ def _logs(character_ids: list[int] | None, event_id: int, after: int = 0) -> Log
         )
     else:
         query = query.where(Entry.character_id.in_(character_ids))
-    if after:
-        query = query.where(Entry.id > after)
     logs = Logs()
     ruleset = db.session.get(Event, event_id).ruleset  # whose kinds the entries are
     for character_id, row_id, fields in db.session.execute(query):

@@ -58,6 +58,12 @@ HISTORIC = {
     "badge_hashes": ("a99dff8", "up to 0011"),
     "referee_events": ("04db2b7", "up to 0012"),
     "entry_instant": ("5b0eb9e", "up to 0013"),
+    "historic_schemas_completed_without_heartbeat": (
+        "0597e11",
+        "0014 before it made the heartbeat table",
+    ),
+    "historic_schemas_completed": ("2f36f65", "up to 0014"),
+    "kept_folds": ("6cca8a2", "up to 0015"),
 }
 
 # What older versions needed and today's environment no longer installs.
