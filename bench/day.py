@@ -16,7 +16,8 @@ organiser. Then gunicorn serves it on 127.0.0.1 as ``make run`` does (larp_app/s
 and the load comes from asyncio clients in ``--procs`` processes of this one, each client on
 a connection it keeps alive as a phone's browser does, for ``--seconds``. ``--sync`` serves
 with sync workers instead, each request on a connection of its own (a sync worker closes
-each one):
+each one). ``--https`` serves over HTTPS as ``make run`` does by default (this machine's
+certificate from ``flask tls init``), both servers alike:
 
 - player pages: each polls its character's ``/p/<secret>/live.json`` every 5 s with the ETag
   it holds (static/js/player.js through lib/live.js and lib/api.js ``poll``);
@@ -61,6 +62,7 @@ import random
 import resource
 import shutil
 import signal
+import ssl
 import sys
 import tempfile
 import time
@@ -143,7 +145,9 @@ class KeptAlive:
             for _attempt in (1, 2):
                 fresh = self.writer is None
                 if fresh:
-                    self.reader, self.writer = await asyncio.open_connection(HOST, self.port)
+                    self.reader, self.writer = await asyncio.open_connection(
+                        HOST, self.port, ssl=TLS
+                    )
                 try:
                     self.writer.write(_request_bytes(self.port, method, path, headers, body, False))
                     head = await self.reader.readuntil(b"\r\n\r\n")
@@ -196,11 +200,15 @@ class Fresh:
         pass
 
 
+# The clients' TLS context over HTTPS (``--https``), else None.
+TLS: ssl.SSLContext | None = None
+
+
 async def fetch(port, method, path, headers, body=None, timeout=10.0):
     """(status, headers, body) of one request on a connection of its own."""
 
     async def exchange():
-        reader, writer = await asyncio.open_connection(HOST, port)
+        reader, writer = await asyncio.open_connection(HOST, port, ssl=TLS)
         try:
             lines = [f"{method} {path} HTTP/1.1", f"Host: {HOST}:{port}", "Connection: close"]
             lines += [f"{k}: {v}" for k, v in headers.items()]
@@ -654,13 +662,26 @@ def run(args) -> None:
         tokens = make_referees(uri, referees)
         print(f"built {size:,} characters × 20 entries in {time.monotonic() - started:.0f} s")
 
+        global TLS
+        tls = None
+        if args.https:  # this machine's certificate, as make run makes it
+            env["LARP_TLS_FOLDER"] = str(tmp / "tls")
+            flask_cli(env, "tls", "init")
+            tls = (tmp / "tls" / "server.pem", tmp / "tls" / "server-key.pem")
+            TLS = ssl.create_default_context(cafile=str(tmp / "tls" / "ca.pem"))
+            TLS.check_hostname = False  # 127.0.0.1 is in it; no name needed
         port, stored_port = free_port(), free_port()
         log = tmp / "gunicorn.log"
         threads = 0 if args.sync else args.threads
-        proc = start_server(env, port, args.workers, log, threads=threads)
+        proc = start_server(env, port, args.workers, log, threads=threads, tls=tls)
         procs.append(proc)
-        wait_ready(proc, port, log)
-        session = organiser_cookies(f"http://{HOST}:{port}")
+        wait_ready(proc, port, log, context=TLS)
+        scheme = "https" if tls else "http"
+        if tls:  # the login's own connection: the load's clients check the certificate
+            import urllib3
+
+            urllib3.disable_warnings(urllib3.exceptions.InsecureRequestWarning)
+        session = organiser_cookies(f"{scheme}://{HOST}:{port}", verify=tls is None)
         cookie = "; ".join(f"{k}={v}" for k, v in session.cookies.items())
         session.close()
         consoles = [(t, characters[(n * 7919) % len(characters)]) for n, t in enumerate(tokens)]
@@ -673,10 +694,10 @@ def run(args) -> None:
         stored_log = tmp / "stored.log"
         stored = start_server(
             stored_env, stored_port, args.workers, stored_log, "stored_json:create_app()",
-            ROOT / "bench", threads,
+            ROOT / "bench", threads, tls,
         )  # fmt: skip
         procs.append(stored)
-        wait_ready(stored, stored_port, stored_log, "/ready")
+        wait_ready(stored, stored_port, stored_log, "/ready", TLS)
         held = stored_held = roster_held(samples)
 
         # Every worker's first view of the event is built before the timing (a warm day).
@@ -699,7 +720,7 @@ def run(args) -> None:
             ", each client's connection kept alive"
         )
         print(
-            f"gunicorn {serving}, {kind}; cores: {os.cpu_count()};"
+            f"gunicorn {serving}, {'HTTPS, ' if tls else ''}{kind}; cores: {os.cpu_count()};"
             f" load generator: {args.procs} process(es)"
         )
 
@@ -799,6 +820,10 @@ def main() -> None:
     parser.add_argument(
         "--threads", type=int, default=4, help="threads a worker, as make run serves (4)"
     )
+    parser.add_argument(
+        "--https", action="store_true",
+        help="over HTTPS, as make run serves (this machine's certificate: flask tls init)",
+    )  # fmt: skip
     parser.add_argument(
         "--sync", action="store_true",
         help="sync workers and a connection per request, instead of make run's serving",

@@ -135,10 +135,12 @@ def start_server(
     app: str = "larp_app:create_app()",
     cwd: Path = ROOT,
     threads: int = 0,
+    tls: tuple[Path, Path] | None = None,
 ) -> subprocess.Popen:
     """gunicorn serving ``app``: sync workers, or with ``threads`` as `make run` serves
     (larp_app/serving.py: threaded workers keeping phones' connections alive, warmed up
-    before they take requests) with that many threads a worker."""
+    before they take requests) with that many threads a worker; ``tls``: over HTTPS, with
+    this (certificate, key)."""
     gunicorn = Path(sys.executable).parent / "gunicorn"
     command = [str(gunicorn), "-w", str(workers), "-b", f"{HOST}:{port}"]
     if threads:
@@ -146,6 +148,8 @@ def start_server(
         command += ["--threads", str(threads)]
     else:
         command += ["-k", "sync"]
+    if tls:
+        command += ["--certfile", str(tls[0]), "--keyfile", str(tls[1])]
     with open(log_path, "wb") as log:
         return subprocess.Popen(
             [*command, app],
@@ -158,15 +162,23 @@ def start_server(
 
 
 def wait_ready(
-    proc: subprocess.Popen, port: int, log_path: Path, path: str = "/api/v1/openapi.json"
+    proc: subprocess.Popen,
+    port: int,
+    log_path: Path,
+    path: str = "/api/v1/openapi.json",
+    context=None,
 ) -> None:
+    """Until ``path`` answers 200 (over HTTPS with the client's TLS ``context``)."""
     deadline = time.monotonic() + START_TIMEOUT
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             tail = log_path.read_text(errors="replace")[-3000:]
             raise RuntimeError(f"gunicorn exited ({proc.returncode}):\n{tail}")
         try:
-            conn = http.client.HTTPConnection(HOST, port, timeout=2)
+            if context is None:
+                conn = http.client.HTTPConnection(HOST, port, timeout=2)
+            else:
+                conn = http.client.HTTPSConnection(HOST, port, timeout=2, context=context)
             conn.request("GET", path)
             if conn.getresponse().status == 200:
                 conn.close()

@@ -90,13 +90,17 @@ def make_referees(uri: str, count: int) -> list[str]:
     return tokens
 
 
-def organiser_cookies(base: str) -> requests.Session:
-    """Log in through the form, as the organiser's browser does."""
+def organiser_cookies(base: str, verify=True) -> requests.Session:
+    """Log in through the form, as the organiser's browser does (``verify``: the CA file
+    of a server over HTTPS)."""
     session = requests.Session()
-    page = session.get(f"{base}/login", timeout=30).text
+    page = session.get(f"{base}/login", timeout=30, verify=verify).text
     token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
     form = {"username": "storm-organiser", "password": ORGANISER_PASSWORD, "csrf_token": token}
-    answer = session.post(f"{base}/login", data=form, allow_redirects=False, timeout=30)
+    answer = session.post(
+        f"{base}/login", data=form, allow_redirects=False, timeout=30, verify=verify,
+        headers={"Referer": f"{base}/login"},  # (over HTTPS, CSRF asks the page it came from)
+    )  # fmt: skip
     if answer.status_code != 302:
         raise RuntimeError(f"organiser login: {answer.status_code}")
     return session
