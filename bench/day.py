@@ -65,6 +65,7 @@ import signal
 import ssl
 import sys
 import tempfile
+import threading
 import time
 import uuid
 from collections import defaultdict
@@ -140,6 +141,12 @@ class KeptAlive:
             self.writer.close()
         self.reader = self.writer = None
 
+    async def open(self) -> None:
+        """Connect (and shake hands, over HTTPS) before anything is timed, with a first
+        request at once as a browser's (a TLS connection left idle holds a thread of a
+        threaded worker until its request comes): a path neither server knows, a 404."""
+        await self.request("GET", "/opened", {}, None, 120)
+
     async def request(self, method, path, headers, body=None, timeout=10.0):
         async def exchange():
             for _attempt in (1, 2):
@@ -195,6 +202,9 @@ class Fresh:
 
     async def request(self, method, path, headers, body=None, timeout=10.0):
         return await fetch(self.port, method, path, headers, body, timeout)
+
+    async def open(self) -> None:
+        pass
 
     def close(self) -> None:
         pass
@@ -275,14 +285,21 @@ ENTRY_KINDS = (
 )
 
 
-async def drive(plan: Plan) -> list[tuple[str, float, float, str]]:
-    """Every client of the plan, for its seconds: (kind, start, duration, outcome) rows."""
+async def drive(plan: Plan) -> tuple[list, float, float, float]:
+    """Every client of the plan, for its seconds: (kind, start, duration, outcome) rows, this
+    process's CPU seconds meanwhile, and the instants the timing began and ended. Each
+    client's kept connection is opened first, as a phone's that has been open since the
+    morning (``--sync``: none is kept)."""
     rows: list[tuple[str, float, float, str]] = []
     started = time.monotonic()
     deadline = started + plan.seconds
     rng = random.Random(plan.seed)
+    opened: list = []
 
-    connect = KeptAlive if plan.kept_alive else Fresh
+    def connect(port):
+        made = (KeptAlive if plan.kept_alive else Fresh)(port)
+        opened.append(made)
+        return made
 
     async def timed(kind, method, path, headers, body=None, connection=None):
         begun = time.monotonic()
@@ -365,7 +382,7 @@ async def drive(plan: Plan) -> list[tuple[str, float, float, str]]:
             return
         pending = set()
         # A phone sends each entry on a connection of its own that is free: kept for the next.
-        idle = {token: [] for token, _ in plan.consoles}
+        idle = {token: [connect(plan.port)] for token, _ in plan.consoles}
         while True:
             await asyncio.sleep(rng.expovariate(plan.entries_per_second))
             if time.monotonic() >= deadline:
@@ -387,8 +404,18 @@ async def drive(plan: Plan) -> list[tuple[str, float, float, str]]:
             await asyncio.wait(pending)
 
     tasks.append(entries())
+    gate = asyncio.Semaphore(64)
+
+    async def opening(connection):
+        async with gate:
+            await connection.open()
+
+    await asyncio.gather(*(opening(c) for c in opened))
+    started = time.monotonic()  # the timing begins with every connection open
+    deadline = started + plan.seconds
+    cpu = time.process_time()
     await asyncio.gather(*tasks)
-    return rows
+    return rows, time.process_time() - cpu, started, time.monotonic()
 
 
 async def prime_pages(port, secrets, consoles, board, board_since) -> dict:
@@ -415,11 +442,9 @@ async def prime_pages(port, secrets, consoles, board, board_since) -> dict:
     return held
 
 
-def run_plan(plan: Plan) -> tuple[list, float]:
-    """In a load process: the rows, and this process's CPU seconds."""
-    before = time.process_time()
-    rows = asyncio.run(drive(plan))
-    return rows, time.process_time() - before
+def run_plan(plan: Plan) -> tuple[list, float, float, float]:
+    """In a load process: ``drive``'s rows, CPU seconds and timed span."""
+    return asyncio.run(drive(plan))
 
 
 def split(items: list, parts: int) -> list[list]:
@@ -437,21 +462,38 @@ class Phase:
 
 
 def load_phase(label, master, plans: list[Plan], seconds: float) -> Phase:
+    """The plans driven at once; the server's and the machine's CPU over the timed span
+    (read every 0.1 s: the connections' opening before it is left out)."""
     pids = server_pids(master)
-    cpu_before, machine_before = cpu_seconds(pids), machine_busy_seconds()
-    started = time.monotonic()
+    samples: list[tuple[float, float, float | None]] = []
+    stop = threading.Event()
+
+    def sample():
+        while True:
+            samples.append((time.monotonic(), cpu_seconds(pids), machine_busy_seconds()))
+            if stop.wait(0.1):
+                return
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
     with multiprocessing.get_context("fork").Pool(len(plans)) as pool:
         done = pool.map(run_plan, plans)
-    wall = time.monotonic() - started
-    machine_after = machine_busy_seconds()
-    rows = [row for rows, _ in done for row in rows]
+    stop.set()
+    sampler.join()
+    begun = max(first for _, _, first, _ in done)
+    ended = min(last for _, _, _, last in done)
+
+    def at(instant):  # the last sample at or before the instant
+        return max((s for s in samples if s[0] <= instant), key=lambda s: s[0], default=samples[0])
+
+    (t0, cpu0, machine0), (t1, cpu1, machine1) = at(begun), at(ended)
     return Phase(
         label,
-        rows,
-        max(wall, seconds),
-        cpu_seconds(server_pids(master)) - cpu_before,
-        sum(cpu for _, cpu in done),
-        None if None in (machine_before, machine_after) else machine_after - machine_before,
+        [row for rows, _, _, _ in done for row in rows],
+        max(t1 - t0, 1e-3),
+        cpu1 - cpu0,
+        sum(cpu for _, cpu, _, _ in done),
+        None if None in (machine0, machine1) else machine1 - machine0,
     )
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 from flask import current_app
@@ -20,7 +21,7 @@ from sqlalchemy import select
 from .. import rules, tokens
 from ..extensions import db
 from ..messages import own_refusals, ruleset_text
-from ..models import Badge, Character, Event
+from ..models import Character, Event
 from ..rules.kinds import CONSOLE_FORM
 from ..rules.wire import settings_to_wire, sheet_to_wire, state_to_wire
 from .events import event_settings, status_catalogue
@@ -36,6 +37,7 @@ def badge_hash(event_id: int, presented: str) -> str:
     return salted_badge_hash(event_id, tokens.digest(presented))
 
 
+@lru_cache(maxsize=65_536)
 def salted_badge_hash(event_id: int, digest: str) -> str:
     """``badge_hash`` from the digest the server keeps (it may hold no secret in clear)."""
     return hashlib.sha256(f"larp_app:{event_id}:{digest}".encode()).hexdigest()
@@ -293,54 +295,28 @@ def phone_roster(
             return token, None
     else:
         held = None
-    withdrawn = set(
-        db.session.scalars(
-            select(Character.id).where(
-                Character.event_id.in_([e.id for e in events]),
-                Character.withdrawn_at.is_not(None),
-            )
-        )
-    )
-    rows = [
+    changed = [
         (row, view.event_id)
         for view in views
         for row in view.since(held.get(view.event_id) if held else None)
-        if row.id not in withdrawn
     ]
     return token, {
         "version": token,
         "full": held is None,
         "events": [event_kit(e, locale) for e in events],
-        "characters": [row_json(row, event_id) for row, event_id in rows],
-        **_badges([row.id for row, _ in rows], views if held is None else None, withdrawn),
+        "characters": [row_json(row, event_id) for row, event_id in changed if not row.withdrawn],
+        **_badges(changed, whole=held is None),
     }
 
 
-def _badges(
-    character_ids: list[int], views: list[View] | None, withdrawn: set[int]
-) -> dict[str, Any]:
-    """The active badges' hashes (and, for a delta, the revoked ones' to forget: a withdrawn
-    character's too)."""
-    query = select(
-        Badge.secret_hash,
-        Badge.short_code_hash,
-        Badge.revoked_at,
-        Character.id,
-        Character.event_id,
-    ).join(Character, Badge.character_id == Character.id)
-    if views is not None:
-        query = query.where(
-            Character.event_id.in_([v.event_id for v in views]), Badge.revoked_at.is_(None)
-        )
-    elif character_ids or withdrawn:
-        query = query.where(Character.id.in_([*character_ids, *withdrawn]))
-    else:
-        return {"badges": {}, "revoked": []}
+def _badges(rows: list[tuple[Row, int]], whole: bool) -> dict[str, Any]:
+    """The active badges' hashes of these rows (kept by the view, services/snapshots.py);
+    for a delta (not ``whole``), the revoked ones' to forget, a withdrawn character's too."""
     active, revoked = {}, []
-    for secret_hash, code_hash, revoked_at, character_id, event_id in db.session.execute(query):
-        for digest in (secret_hash, code_hash):
-            if revoked_at is None and character_id not in withdrawn:
-                active[salted_badge_hash(event_id, digest)] = character_id
-            else:
+    for row, event_id in rows:
+        for digest, usable in row.badges:
+            if usable and not row.withdrawn:
+                active[salted_badge_hash(event_id, digest)] = row.id
+            elif not whole:
                 revoked.append(salted_badge_hash(event_id, digest))
     return {"badges": active, "revoked": revoked}

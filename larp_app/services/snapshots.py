@@ -42,7 +42,7 @@ from sqlalchemy.orm import Session
 
 from .. import rules
 from ..extensions import db
-from ..models import Character, Entry, Event
+from ..models import Badge, Character, Entry, Event
 from ..rules.wire import sheet_to_wire, state_to_wire
 from . import kept_folds
 from .events import event_settings
@@ -105,6 +105,7 @@ class Record:
     conflict_entries: dict[str, rules.Entry]  # the entries the fold refused, by id
     snapshot: rules.Snapshot | None = None  # at the view's instant
     stamp: datetime | None = None  # the latest change at or before that instant
+    stamp_us: int = 0  # the same in microseconds since the epoch (0: none), as tokens say it
     due: datetime | None = None  # the next change after it
     state_json: dict | None = None  # the snapshot as data, without its instant
     fold_json: dict | None = None  # the state's inner values, for the phone's fold (rules.wire)
@@ -144,6 +145,7 @@ class Record:
                 [e.at for e in log if e.at > now]
                 + ([] if due is None else [max(due, now + rules.fold.TICK)])
             )
+        self.stamp_us = 0 if self.stamp is None else micros(self.stamp)
         self.snapshot = replace(snapshot, sheet=self.sheet)  # kept without the whole sheet
         self.state_json = self.snapshot.to_dict()
         del self.state_json["at"]
@@ -191,6 +193,9 @@ class Row:
     advancements: list[dict]  # what costs energy: the console's spending list
     record: Record
     present: bool = False  # checked in at the desk (the board says so)
+    withdrawn: bool = False  # out of the event: no phone keeps it
+    # Its badges as the database keeps them: (digest, active), for the secret and the code.
+    badges: tuple[tuple[str, bool], ...] = ()
 
 
 @dataclass
@@ -224,8 +229,7 @@ class View:
         return [
             r
             for r in self.rows.values()
-            if r.version > since.version
-            or (r.record.stamp is not None and micros(r.record.stamp) > since.at)
+            if r.version > since.version or r.record.stamp_us > since.at
         ]
 
     def unchanged(self, since: Since | None, version: int) -> bool:
@@ -259,6 +263,7 @@ CHARACTER_COLUMNS = (
     Character.faction,
     Character.larp,
     Character.present_at,
+    Character.withdrawn_at,
 )
 
 
@@ -317,6 +322,19 @@ def _folded_on(record: Record, sheet: KeptContext, version: int, rows: list) -> 
             conflicts = {**conflicts, entry.id: entry}  # refused with the same sheet: rare
         last_row = row_id
     return fold_record(sheet, version, None, folded, conflicts, last_row)
+
+
+def _badges_of(character_ids: list[int]) -> dict[int, tuple[tuple[str, bool], ...]]:
+    """Each character's badges, as (digest, active) for the secret and for the short code."""
+    found: dict[int, list] = {}
+    if character_ids:
+        query = select(
+            Badge.character_id, Badge.secret_hash, Badge.short_code_hash, Badge.revoked_at
+        ).where(Badge.character_id.in_(character_ids))
+        for character_id, secret, code, revoked_at in db.session.execute(query):
+            active = revoked_at is None
+            found.setdefault(character_id, []).extend([(secret, active), (code, active)])
+    return {character_id: tuple(badges) for character_id, badges in found.items()}
 
 
 def larp_digest(larp: dict) -> bytes:
@@ -519,13 +537,16 @@ class Snapshots:
             ).all()
             self._load_stored(chunk, stamp, key, settings)
             records = self._records_now(chunk, settings, key, event)
+            badges = _badges_of([c.id for c in chunk])
             for character in chunk:
-                self._place(view, character, settings, key, *records[character.id], now)
+                self._place(
+                    view, character, settings, key, *records[character.id], now,
+                    badges.get(character.id, ()),
+                )  # fmt: skip
             self._store([c.id for c in chunk], stamp)
             del chunk, records
             if alive is not None:
                 alive()
-        heapq.heapify(view.due)
         view.latest = max(
             (r.record.stamp for r in view.rows.values() if r.record.stamp), default=None
         )
@@ -636,7 +657,7 @@ class Snapshots:
                 )
         return found
 
-    def _place(self, view, character, settings, key, record, log, now) -> Row:
+    def _place(self, view, character, settings, key, record, log, now, badges=()) -> Row:
         sheet = self._kept_context(character.id, key, character.larp, settings)
         ctx = sheet.ctx
         committed = character.id not in uncommitted()
@@ -654,11 +675,13 @@ class Snapshots:
             spending(character.larp),
             record,
             character.present_at is not None,
+            character.withdrawn_at is not None,
+            badges,
         )
         view.rows[character.id] = row
         view.noted(row)
         if record.due is not None:
-            view.due.append((record.due, character.id))
+            heapq.heappush(view.due, (record.due, character.id))
         return row
 
     def _reread(self, view: View, event: Event, key: str, version: int, now: datetime) -> None:
@@ -669,10 +692,12 @@ class Snapshots:
             )
         ).all()
         records = self._records_now(found, settings, key, event) if found else {}
+        badges = _badges_of([c.id for c in found])
         for character in found:
-            row = self._place(view, character, settings, key, *records[character.id], now)
-            if row.record.due is not None:
-                heapq.heappush(view.due, (row.record.due, row.id))
+            row = self._place(
+                view, character, settings, key, *records[character.id], now,
+                badges.get(character.id, ()),
+            )  # fmt: skip
             view.latest = max(filter(None, (view.latest, row.record.stamp)), default=None)
         view.version = version
         self._store([c.id for c in found], kept_folds.fingerprint(event.ruleset, key))
