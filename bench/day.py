@@ -845,6 +845,10 @@ def run(args) -> None:
     finally:
         for proc in procs:
             stop_server(proc)
+        if args.logs:  # the servers' request logs, kept
+            Path(args.logs).mkdir(parents=True, exist_ok=True)
+            for found in tmp.glob("*.log"):
+                shutil.copyfile(found, Path(args.logs) / found.name)
         shutil.rmtree(tmp, ignore_errors=True)
 
 
@@ -862,6 +866,7 @@ def main() -> None:
     parser.add_argument(
         "--threads", type=int, default=4, help="threads a worker, as make run serves (4)"
     )
+    parser.add_argument("--logs", metavar="DIR", help="keep the servers' logs in DIR")
     parser.add_argument(
         "--https", action="store_true",
         help="over HTTPS, as make run serves (this machine's certificate: flask tls init)",
