@@ -32,7 +32,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from flask import current_app
@@ -51,6 +51,9 @@ from .versions import UNCOMMITTED, uncommitted
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 BUILD_CHUNK = 500  # characters whose sheets and logs are read at once when a view is built
+# A view asked for a moment before the instant it was last brought to is answered as of that
+# instant; further back, the clock was set back: the view is built again.
+CLOCK_SLACK = timedelta(seconds=5)
 KEPT_CONTEXTS = 512  # parsed sheets kept per worker, the most recently used
 
 
@@ -510,6 +513,10 @@ class Snapshots:
         key = settings_key(event)
         view = self.views.get(event.id)
         version = event.version
+        if view is not None and view.at - CLOCK_SLACK <= now < view.at:
+            # Another thread of this worker brought it to a moment later than this request's
+            # "now" while this one waited for the lock: answered as of that moment.
+            now = view.at
         if view is None or view.settings != key or now < view.at:
             # (A clock set back: states are kept only forwards in time; build again.)
             view = self._build(event, key, version, now, alive)

@@ -246,3 +246,16 @@ def test_an_entry_rolled_back_leaves_no_kept_record_behind(ctx):
     assert kept.records[character.id].folded == rules.fold_log(
         kept.context(character), stored_log(character)
     )
+
+
+def test_a_view_asked_a_moment_before_it_was_last_brought_to_is_not_built_again(ctx):
+    """Two threads of a worker: the one that waited for the lock asks with an instant a
+    moment older than the view's; it gets the view as it is, not a new build of it."""
+    import_sheets(ctx, [data_sheet()])
+    db.session.commit()
+    kept = Snapshots()
+    now = now_utc()
+    view = kept.view(ctx, now)
+    assert kept.view(ctx, now - timedelta(milliseconds=3)) is view
+    assert view.at == now
+    assert kept.view(ctx, now - timedelta(minutes=5)) is not view  # a clock set back
