@@ -521,11 +521,11 @@ def logged_phase(port: int, master: int, env: dict, organiser: str, counts, post
             status, answer, _ = post_sync(port, token, items)
             if status != 200:
                 raise RuntimeError(f"sync: {status} {answer}")
-        # Every worker reads (and keeps) what it needs once: posts at once, from 8 threads,
+        # Every worker reads (and keeps) what it needs once: posts at once, from 16 threads,
         # so that each worker takes some.
-        with ThreadPoolExecutor(8) as pool:
-            items = [[note_on(characters[0])] for _ in range(32)]
-            list(pool.map(post_sync, [port] * 32, [token] * 32, items))
+        with ThreadPoolExecutor(16) as pool:
+            items = [[note_on(characters[0])] for _ in range(64)]
+            list(pool.map(post_sync, [port] * 64, [token] * 64, items))
         pids = server_pids(master)
         before, times = cpu_seconds(pids), []
         for _ in range(posts):

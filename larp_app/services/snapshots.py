@@ -494,10 +494,23 @@ class Snapshots:
         db.session.info[KEEPER] = self
 
     def _fold(self, character: Character, keep: bool = True) -> Record:
-        log, last_row = log_cache().log_and_last_row(character.id, character.event.ruleset)
-        record = fold_record(
-            self.kept_context(character), character.version, log, last_row=last_row
-        )
+        """The character's record at its version: the one kept folded on with the entries
+        stored since, when it is of the same sheet and settings; else its log folded whole."""
+        sheet = self.kept_context(character)
+        ruleset = character.event.ruleset
+        held = self.records.get(character.id)
+        record = None
+        if (
+            held is not None
+            and held.settings == sheet.settings
+            and held.sheet_digest == sheet.digest
+            and held.last_row is not None
+        ):
+            since = _rows_after({character.id: held.last_row}, ruleset)
+            record = _folded_on(held, sheet, character.version, since.get(character.id, []))
+        if record is None:
+            log, last_row = log_cache().log_and_last_row(character.id, ruleset)
+            record = fold_record(sheet, character.version, log, last_row=last_row)
         if keep:
             self.records[character.id] = record
         return record
