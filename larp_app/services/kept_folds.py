@@ -48,7 +48,7 @@ from ..rules.registry import get_ruleset, rulesets
 # Raise when the fold's meaning changes in a way its source does not show (data files).
 RULES_VERSION = 1
 # A fold is stored again when the one stored is this many entries behind.
-BEHIND = 20
+BEHIND = 10
 
 
 def _sources(paths: Iterable[Path]) -> bytes:

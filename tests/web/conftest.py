@@ -2,10 +2,22 @@
 
 import pytest
 
+from larp_app import create_app
 from larp_app.extensions import db
 from larp_app.services.users import create_user
 
 from .helpers import data_sheet
+
+
+@pytest.fixture
+def other_worker(app):
+    """A second app on the same database, as another gunicorn worker with its own kept
+    folds and what it knows: its test client."""
+    other = create_app(dict(app.config))
+    yield other.test_client()
+    with other.app_context():
+        db.session.remove()
+        db.engine.dispose()
 
 
 @pytest.fixture

@@ -8,7 +8,6 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import event as sa_event
 
-from larp_app import create_app
 from larp_app.extensions import db
 
 from .test_acknowledged_means_counted import SHEET, api, event_id, post, queued, sync  # noqa: F401  (fixtures)
@@ -27,25 +26,14 @@ def characters(client, api, event_id):  # noqa: F811
     return [c["id"] for c in made.json["characters"]]
 
 
-@pytest.fixture
-def other_worker(app):
-    """A second app on the same database, as another gunicorn worker with its own kept folds."""
-    other = create_app(dict(app.config))
-    yield other.test_client()
-    with other.app_context():
-        db.session.remove()
-        db.engine.dispose()
-
-
-def sheets_read(app, action) -> int:
-    """How many statements that read characters' sheets ``action`` makes."""
+def statements(app, action, matches) -> int:
+    """How many statements ``action`` makes whose text (lower case) ``matches``."""
     with app.app_context():
         engine = db.engine
     seen = []
 
     def heard(conn, cursor, statement, parameters, context, executemany):
-        text = statement.lower()
-        if "from character" in text and "character.larp" in text:
+        if matches(statement.lower()):
             seen.append(statement)
 
     sa_event.listen(engine, "before_cursor_execute", heard)
@@ -54,6 +42,11 @@ def sheets_read(app, action) -> int:
     finally:
         sa_event.remove(engine, "before_cursor_execute", heard)
     return len(seen)
+
+
+def sheets_read(app, action) -> int:
+    """How many statements that read characters' sheets ``action`` makes."""
+    return statements(app, action, lambda t: "from character" in t and "character.larp" in t)
 
 
 def test_an_entrys_answer_reads_no_sheet_of_the_other_characters_its_referee_logged(
@@ -127,20 +120,7 @@ def conflicts_mark(app) -> int:
 
 def statements_reading_the_log_by_author(app, action) -> int:
     """How many statements ``action`` makes that look for a referee's entries."""
-    with app.app_context():
-        engine = db.engine
-    seen = []
-
-    def heard(conn, cursor, statement, parameters, context, executemany):
-        if "entry.author_id" in statement.lower():
-            seen.append(statement)
-
-    sa_event.listen(engine, "before_cursor_execute", heard)
-    try:
-        action()
-    finally:
-        sa_event.remove(engine, "before_cursor_execute", heard)
-    return len(seen)
+    return statements(app, action, lambda text: "entry.author_id" in text)
 
 
 def test_entries_logged_in_their_order_leave_the_conflicts_mark_and_the_log_alone(

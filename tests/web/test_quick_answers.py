@@ -11,7 +11,7 @@ import uuid
 
 import pytest
 
-from larp_app import create_app, rules
+from larp_app import rules
 from larp_app.extensions import db
 from larp_app.models import ApiToken, Character, Mark, RefereeEvent, User, WebSession
 from larp_app.services.clock import now_utc
@@ -20,16 +20,6 @@ from .conftest import auth
 from .helpers import log_in, make_user
 
 pytestmark = pytest.mark.both_databases
-
-
-@pytest.fixture
-def other_worker(app):
-    """A second app on the same database, as another gunicorn worker."""
-    other = create_app(dict(app.config))
-    yield other.test_client()
-    with other.app_context():
-        db.session.remove()
-        db.engine.dispose()
 
 
 @pytest.fixture
