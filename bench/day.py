@@ -45,7 +45,9 @@ the app's CPU to its own are printed.
 Last, unless ``--cost-seconds 0``: the CPU of each kind of request alone, on each server (a
 few clients asking only that, back to back): a state unchanged (304) and changed (200), a
 player page unchanged and changed, the board unchanged and after a change, an entry; the
-ratio app / stored-JSON for each.
+ratio app / stored-JSON for each; and an entry into ``bench/bare_insert.py`` under the same
+serving (a token looked up, one row inserted and committed as durably as the app's): what
+storing a row costs with nothing else done.
 
 The machine may be shared: its load in the second before each phase is printed, and other
 work makes every latency pessimistic (the CPU per request much less so).
@@ -674,6 +676,35 @@ def kind_costs(port, master, context, seconds, kept_alive: bool) -> dict[str, fl
     return costs
 
 
+def bare_insert_cost(tmp: Path, uri: str, args, threads: int, tls, procs: list) -> float:
+    """CPU per entry (ms) of bench/bare_insert.py under the same serving and clients: what
+    storing a row durably costs with nothing else done (its tables beside the app's)."""
+    import bare_insert
+
+    token = "bench-bare-token"
+    bare_insert.prepare(uri, token)
+    port = free_port()
+    env = {**os.environ, "BARE_DATABASE_URI": uri, "LARP_WARM_UP": "0"}
+    log = tmp / "bare.log"
+    proc = start_server(env, port, args.workers, log, "bare_insert:create_app()",
+                        ROOT / "bench", threads, tls)  # fmt: skip
+    procs.append(proc)
+    wait_ready(proc, port, log, "/ready", TLS)
+    bearer = {"Authorization": f"Bearer {token}"}
+
+    def entry(n):
+        body = json.dumps({"id": str(uuid.uuid4()), "at": now_z(), "kind": "note"}).encode()
+        return "POST", f"/characters/{n % 64 + 1}/entries", bearer, body
+
+    pids = server_pids(proc.pid)
+    before = cpu_seconds(pids)
+    counted = asyncio.run(cost_loop(port, entry, args.cost_seconds, not args.sync))
+    used = cpu_seconds(pids) - before
+    stop_server(proc)
+    procs.remove(proc)
+    return used / max(counted.get("201", 0), 1) * 1000
+
+
 # --- main -----------------------------------------------------------------------------------
 
 
@@ -842,6 +873,14 @@ def run(args) -> None:
             for name, value in costs["larp_app"].items():
                 other = costs["stored-JSON server"][name]
                 print(f"  {name:32}{value:8.2f}ms{other:8.2f}ms{value / max(other, 1e-9):7.1f}×")
+            bare = bare_insert_cost(tmp, uri, args, threads, tls, procs)
+            entry = costs["larp_app"]["one entry through /sync"]
+            print(
+                f"  one entry into a bare insert     {bare:8.2f}ms  (bench/bare_insert.py: the"
+                f" token looked up, one row inserted, committed as the app's database is set);"
+                f" larp_app's entry is {entry / max(bare, 1e-9):.1f}× it, the stored-JSON"
+                f" server's {costs['stored-JSON server']['one entry through /sync']:.2f}ms"
+            )
     finally:
         for proc in procs:
             stop_server(proc)
