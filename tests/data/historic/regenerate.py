@@ -64,6 +64,7 @@ HISTORIC = {
     ),
     "historic_schemas_completed": ("2f36f65", "up to 0014"),
     "kept_folds": ("6cca8a2", "up to 0015"),
+    "marks": ("b3f1efc", "up to 0016"),
 }
 
 # What older versions needed and today's environment no longer installs.
