@@ -206,9 +206,14 @@ class Known:
     def current(self, versions: bool = True) -> None:
         """Bring what is known up to the database's marks (one tiny query when nothing
         moved); ``versions`` False: the callers and marks alone (an entry's answer), the
-        versions read again when a poll next needs them. A database error goes to the
-        caller: nothing is answered from here then."""
-        marks = self._read_marks()
+        versions read again when a poll next needs them. A connection the database ended
+        (a restart of its server) is opened again once; any other error goes to the caller:
+        nothing is answered from here then."""
+        try:
+            marks = self._read_marks()
+        except Exception:
+            self.forget()
+            marks = self._read_marks()
         if marks != self.marks:
             with self.lock:
                 if marks != self.marks:

@@ -267,3 +267,30 @@ def test_an_unknown_player_link_is_left_to_the_full_path_which_says_not_found(cl
     unknown = "Z" * len(secret)
     answered = client.get(f"/p/{unknown}/live.json", headers={"If-None-Match": 'W/"x"'})
     assert answered.status_code == 404
+
+
+def test_a_database_server_that_ended_the_workers_connections_is_reached_again(
+    app, client, referee, event_id, character_id
+):
+    import sqlalchemy
+
+    if not app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
+        pytest.skip("a file of SQLite has no server to end its connections")
+    url = f"/api/v1/characters/{character_id}/state"
+    first = client.get(url, headers=referee)
+    assert again(client, url, first, referee).status_code == 304  # its own connection, known
+    with app.app_context(), db.engine.connect() as conn:  # as a server's restart ends them
+        conn.execute(
+            sqlalchemy.text(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+        )
+    item = {"character": character_id, "id": str(uuid.uuid4()), "kind": "note", "text": "x",
+            "at": rules.format_instant(now_utc())}  # fmt: skip
+    answer = client.post("/api/v1/sync", json={"entries": [item]}, headers=referee)
+    assert answer.status_code == 200, answer.json
+    assert answer.json["results"][0]["status"] == "stored"
+    changed = again(client, url, first, referee)
+    assert changed.status_code == 200
+    assert again(client, url, changed, referee).status_code == 304
