@@ -33,12 +33,17 @@ def main() -> None:
     args = parser.parse_args()
     root = Path(args.code).resolve() if args.code else Path(__file__).resolve().parents[1]
     sys.path.insert(0, str(root))
+    if args.code:  # that checkout's larp_app, not the one `pip install -e` points at
+        sys.meta_path[:] = [
+            f for f in sys.meta_path if "Editable" not in getattr(f, "__name__", "")
+        ]
+    import larp_app  # this one's, before bench/'s modules put the checkout's on the path
+
     sys.path.insert(1, str(Path(__file__).resolve().parent))
     from entries import load_text
     from flask_migrate import upgrade
     from scale import make_sheets
 
-    import larp_app
     from larp_app import create_app
     from larp_app.extensions import db
     from larp_app.models import Character
