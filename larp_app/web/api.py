@@ -458,26 +458,13 @@ def get_export(event_id: int):
     return response
 
 
-def _credential() -> tuple[str, str] | None:
-    """The caller's bearer token or session key, as ``("token" | "session", secret)``."""
-    header = request.headers.get("Authorization", "")
-    if header.startswith("Bearer "):
-        return "token", header[7:]
-    key = session.get("sid")
-    return ("session", key) if isinstance(key, str) else None
-
-
 @bp.get("/characters/<int:character_id>/state")
+@requires("organiser", "referee")
 def get_state(character_id: int):
     """The state now (or ``at``), with ``your_conflicts``: the caller's entries here that
     stopped counting, until dismissed. Polled with If-None-Match: an unchanged state is
     answered before Flask (web/quick.py), and here a 304 costs no fold (an entry voided
     here raises the character's version: the tag changes with it)."""
-    return _get_state(character_id)
-
-
-@requires("organiser", "referee")
-def _get_state(character_id: int):
     character = _character(character_id)
     if "at" in request.args:
         state = state_of(character, _at_param())
@@ -567,21 +554,16 @@ def me():
 
 
 @bp.get("/roster")
-def get_phone_roster():
-    """Everything a referee's phone keeps (``_phone_roster``); a phone whose roster is
-    current is answered before Flask (web/quick.py)."""
-    return _phone_roster()
-
-
 @requires("organiser", "referee")
 @costly(when=lambda: "since" not in request.args)
-def _phone_roster():
+def get_phone_roster():
     """Everything a referee's phone keeps to scan and log offline (badges hashed), for the
     events the referee works (services/assignments.py).
 
     ``event`` (ids, comma-separated) limits it to those events (403 for one not worked);
     ``since`` (the ``version`` of an earlier answer) asks for what changed after it: a 304
-    when nothing did.
+    when nothing did (a phone whose roster is current is answered before Flask:
+    web/quick.py).
     """
     locale = str(get_locale())
     events = request.args.get("event")
