@@ -52,7 +52,7 @@ VARY = "Accept-Encoding, Cookie"  # an answer in the language the session cookie
 
 
 def _number(text: str) -> int | None:
-    return int(text) if text.isdigit() and 0 < int(text) <= MAX_ID else None
+    return int(text) if text.isascii() and text.isdigit() and 0 < int(text) <= MAX_ID else None
 
 
 def _holds(if_none_match: str, etag: str) -> bool:
@@ -83,7 +83,6 @@ class QuickAnswers:
                 answer = self._unchanged(environ)
             except Exception as failure:  # a cache: the full path answers, in words
                 log.warning("quick answer left to the full path: %r", failure)
-                self.known.forget()
                 answer = None
             if answer is not None:
                 return self._not_modified(environ, start_response, *answer, started)

@@ -294,3 +294,13 @@ def test_a_database_server_that_ended_the_workers_connections_is_reached_again(
     changed = again(client, url, first, referee)
     assert changed.status_code == 200
     assert again(client, url, changed, referee).status_code == 304
+
+
+def test_a_path_with_other_digits_than_ascii_is_left_to_the_full_path(client, referee, caplog):
+    answered = client.get(  # the byte 0xB2 as WSGI gives it (latin-1): a superscript two
+        "/api/v1/characters/2/state",
+        headers={**referee, "If-None-Match": 'W/"x"'},
+        environ_overrides={"PATH_INFO": "/api/v1/characters/\xb2/state"},
+    )
+    assert answered.status_code == 404
+    assert "left to the full path" not in caplog.text  # read as no id, not as a failure
