@@ -1,11 +1,14 @@
 """Benchmark: a big event after a restart. A worker's first roster, and phones answered.
 
 Run from a checkout: ``.venv/bin/python bench/cold_start.py [--characters 5000]
-[--entries 200] [--phones 50] [--workers 4]``. Prints figures only.
+[--entries 200] [--phones 50] [--workers 4]``, or ``--day largest`` for the largest day's
+event (10,000 characters, 20,000 entries logged before the restart, 100 phones: twice the
+5,000-character event's in each). Prints figures only.
 
 Set-up: a fresh SQLite database (WAL) in a temporary directory, migrated; an event of
 ``--characters`` copies of the example sheet, each with ``--entries`` entries over the last
-three hours (bench/scale.py's ``build_event``). Building 5,000 × 200 takes minutes: with
+three hours (bench/scale.py's ``build_event``). Building 5,000 × 200 takes minutes (10,000 ×
+200 about five on an idle machine): with
 ``--db PATH`` the database is kept at PATH, and a later run given the same PATH upgrades it
 and reuses its event (its first event) instead of building one. Then gunicorn with the app's
 own serving settings (``-c python:larp_app.serving``: threaded workers, warm-up before
@@ -267,19 +270,33 @@ def run(args) -> None:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+# The events (``--day``): characters, entries logged before the restart, phones polling.
+DAYS = {"5000": (5000, 10_000, 50), "largest": (10_000, 20_000, 100)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--characters", type=int, default=5000)
-    parser.add_argument("--entries", type=int, default=200, help="entries per character")
-    parser.add_argument("--phones", type=int, default=50)
     parser.add_argument(
-        "--play", type=int, default=10_000, help="entries logged before the restart (10,000)"
-    )
+        "--day", choices=sorted(DAYS), default="5000",
+        help="the 5,000-character event (5000, the default) or the largest day's: 10,000",
+    )  # fmt: skip
+    parser.add_argument("--characters", type=int, help="(5,000; 10,000 on the largest day)")
+    parser.add_argument("--entries", type=int, default=200, help="entries per character")
+    parser.add_argument("--phones", type=int, help="(50; 100 on the largest day)")
+    parser.add_argument(
+        "--play", type=int,
+        help="entries logged before the restart (10,000; 20,000 on the largest day)",
+    )  # fmt: skip
     parser.add_argument("--workers", type=int, default=4)
     parser.add_argument("--skip-cold", action="store_true", help="no cold worker (step 1)")
     parser.add_argument("--db", help="keep the SQLite database at this path, or reuse it")
     parser.add_argument("--build-only", action="store_true", help="build (--db) and stop")
-    run(parser.parse_args())
+    args = parser.parse_args()
+    characters, play, phones = DAYS[args.day]
+    args.characters = args.characters or characters
+    args.play = play if args.play is None else args.play
+    args.phones = args.phones or phones
+    run(args)
 
 
 if __name__ == "__main__":

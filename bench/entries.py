@@ -597,7 +597,20 @@ def profile(uri: str, token: str, long_log: int, short_log: int, posts: int) -> 
 
 
 def reset_postgres(uri: str) -> None:
-    """Empty the database given for the run: every table of its public schema dropped."""
+    """Empty the database given for the run: every table of its public schema dropped (the
+    database made first if the server has none of that name)."""
+    url = sqlalchemy.engine.make_url(uri)
+    server = sqlalchemy.create_engine(url.set(database="postgres"), isolation_level="AUTOCOMMIT")
+    try:
+        with server.connect() as conn:
+            found = conn.execute(
+                sqlalchemy.text("SELECT 1 FROM pg_database WHERE datname = :name"),
+                {"name": url.database},
+            ).first()
+            if found is None:
+                conn.execute(sqlalchemy.text(f'CREATE DATABASE "{url.database}"'))
+    finally:
+        server.dispose()
     engine = sqlalchemy.create_engine(uri)
     try:
         with engine.begin() as conn:

@@ -20,7 +20,8 @@ workers (``--threads 4``; ``--threads 0``: sync workers). Three phases of ``--se
 - export: the same, while an organiser's two loops ask for the event's export.
 
 The loops and export phases run with the fair share on (services/fair_share.py: costly
-reads one at a time per account, a rest of 3× their length, 2 at once in all), and the loops
+reads one at a time per account, an allowance of 2 s of them back to back filling at a
+quarter of a second a second, 2 at once in all), and the loops
 phase again with it off (LARP_FAIR_SHARE=false) for comparison. Printed per phase: the
 other referee's state p50/p95/max and the ratio of its p95 to the quiet one (target: at
 most 2× with the fair share on), the loops' answers by status, the server's CPU (cores),

@@ -25,13 +25,13 @@ from flask_migrate import upgrade
 
 from larp_app import create_app
 from larp_app.extensions import db
+from larp_app.reads.exports import Words, export_data, export_tables, table_csv, tables_xlsx
+from larp_app.reads.report import event_report
 from larp_app.rules import format_instant
 from larp_app.services.characters import import_sheets
 from larp_app.services.clock import now_utc
 from larp_app.services.entries import record_entry
 from larp_app.services.events import create_event, status_catalogue
-from larp_app.services.exports import Words, export_data, export_tables, table_csv, tables_xlsx
-from larp_app.services.report import event_report
 
 SHEET = Path(__file__).resolve().parents[1] / "larp_app" / "demo" / "ex-nihilo-sheet.json"
 

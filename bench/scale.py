@@ -124,8 +124,11 @@ def build_event(
                         "fields": fields,
                     }
                 )
-        for start in range(0, len(rows), 5000):
-            db.session.execute(insert(Entry), rows[start : start + 5000])
+            if len(rows) >= 5000:  # inserted as they are made: millions are not all held
+                db.session.execute(insert(Entry), rows)
+                rows = []
+        if rows:
+            db.session.execute(insert(Entry), rows)
         db.session.commit()
         answer = event.id, [c.id for c in characters]
         db.session.remove()

@@ -74,8 +74,14 @@ TARGETS = {"poll": 100, "entry": 200}  # p99, ms (the issue's)
 ORGANISER_PASSWORD = "storm-organiser-password"
 
 
-def make_referees(uri: str, count: int) -> list[str]:
-    """``count`` referee accounts; their tokens."""
+def organiser_name(n: int) -> str:
+    """The ``n``th organiser's username (0: the one every benchmark logs in as)."""
+    return "storm-organiser" if n == 0 else f"storm-organiser-{n + 1}"
+
+
+def make_referees(uri: str, count: int, organisers: int = 1) -> list[str]:
+    """``count`` referee accounts, their tokens; and ``organisers`` organiser accounts
+    (``organiser_name``) whose password is ORGANISER_PASSWORD."""
     from larp_app import create_app
     from larp_app.extensions import db
     from larp_app.services.users import create_user
@@ -83,20 +89,21 @@ def make_referees(uri: str, count: int) -> list[str]:
     app = create_app({"SQLALCHEMY_DATABASE_URI": uri})
     with app.app_context():
         tokens = [create_user(f"storm-referee-{n}", "referee")[2] for n in range(count)]
-        create_user("storm-organiser", "organiser", ORGANISER_PASSWORD)
+        for n in range(organisers):
+            create_user(organiser_name(n), "organiser", ORGANISER_PASSWORD)
         db.session.commit()
         db.session.remove()
         db.engine.dispose()
     return tokens
 
 
-def organiser_cookies(base: str, verify=True) -> requests.Session:
+def organiser_cookies(base: str, verify=True, n: int = 0) -> requests.Session:
     """Log in through the form, as the organiser's browser does (``verify``: the CA file
-    of a server over HTTPS)."""
+    of a server over HTTPS), as the ``n``th organiser."""
     session = requests.Session()
     page = session.get(f"{base}/login", timeout=30, verify=verify).text
     token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
-    form = {"username": "storm-organiser", "password": ORGANISER_PASSWORD, "csrf_token": token}
+    form = {"username": organiser_name(n), "password": ORGANISER_PASSWORD, "csrf_token": token}
     answer = session.post(
         f"{base}/login", data=form, allow_redirects=False, timeout=30, verify=verify,
         headers={"Referer": f"{base}/login"},  # (over HTTPS, CSRF asks the page it came from)

@@ -14,36 +14,50 @@ from flask.cli import AppGroup, with_appcontext
 from sqlalchemy.exc import IntegrityError
 
 from . import rules
+from .archive.backups import (
+    BackupError,
+    create_backup,
+    default_path,
+    new_epoch_after_restore,
+    restore_backup,
+    serving_lately,
+)
+from .archive.campaign import continue_event
+from .archive.event_archive import ArchiveRefused, export_event, import_event
 from .badges import LAYOUTS, PAPERS
 from .extensions import db
 from .messages import badge_labels, problem_message, refusal_message
-from .models import Event, User
+from .models import Event, RefereeEvent, User
 from .private_files import private_file, private_folder
-from .services.backups import BackupError, create_backup, default_path, restore_backup
+from .reads.words import badge_words
+from .services.assignments import assign_referees, referees_of
 from .services.badge_prints import print_badges
-from .services.campaign import continue_event
 from .services.demo import load_demo
-from .services.event_archive import ArchiveRefused, export_event, import_event
 from .services.events import archive_event, create_event
 from .services.reimport import ADDED, UNCHANGED, UPDATED, apply_import
 from .services.sheet_files import ENCODINGS, read_json, read_sheet_bytes
 from .services.users import (
     ROLES,
+    LastOrganiser,
     create_user,
+    end_sessions,
     new_token,
     reset_password,
     revoke_token,
+    set_active,
     set_password,
     tokens_of,
 )
-from .services.words import badge_words
 
 sheets_cli = AppGroup("sheets", help="Check, convert and import character sheets.")
 log_cli = AppGroup("log", help="Work with exported referee logs.")
 event_cli = AppGroup(
     "event", help="Create, archive and continue events; read their settings; move one."
 )
-users_cli = AppGroup("users", help="Accounts: create, reset a password, API tokens.")
+users_cli = AppGroup(
+    "users", help="Accounts: create, disable or enable, log out, reset a password, API tokens."
+)
+tokens_cli = AppGroup("tokens", help="API tokens: revoke them.")
 badges_cli = AppGroup("badges", help="Print badges.")
 tls_cli = AppGroup("tls", help="HTTPS on a laptop: a local authority phones trust.")
 backup_cli = AppGroup("backup", help="Back up the database while the app serves; restore it.")
@@ -59,7 +73,17 @@ settings_option = click.option(
 
 
 def register(app: Flask) -> None:
-    for group in (sheets_cli, log_cli, event_cli, users_cli, badges_cli, backup_cli, tls_cli):
+    groups = (
+        sheets_cli,
+        log_cli,
+        event_cli,
+        users_cli,
+        tokens_cli,
+        badges_cli,
+        backup_cli,
+        tls_cli,
+    )
+    for group in groups:
         app.cli.add_command(group)
     app.cli.add_command(demo_command)
 
@@ -68,6 +92,12 @@ def _fail(problems: list[rules.Problem], prefix: str = "") -> None:
     """Print one ``field: message`` line per problem on stderr and exit with status 2."""
     for p in problems:
         click.echo(problem_message(rules.Problem(prefix + p.path, p.code, p.params)), err=True)
+    sys.exit(2)
+
+
+def _refuse(words: str) -> None:
+    """Print why on stderr and exit with status 2."""
+    click.echo(words, err=True)
     sys.exit(2)
 
 
@@ -192,17 +222,18 @@ def import_command(event_id: int, sheets_file: str) -> None:
     event = db.session.get(Event, event_id)
     if event is None:
         _fail([rules.Problem("EVENT", "not_found", {"got": event_id})])
+    short: list = []  # the spreadsheet's rows short of cells
     try:
         # The bytes as the web import reads them: UTF-8 (BOM or not), UTF-16, Windows-1252.
         sheets, rows, encoding = read_sheet_bytes(
-            Path(sheets_file).read_bytes(), sheets_file, event.ruleset
+            Path(sheets_file).read_bytes(), sheets_file, event.ruleset, short=short
         )
     except rules.InvalidInput as exc:
         _fail(exc.problems)
     if encoding != ENCODINGS["utf-8"]:
         click.echo(f"read as {encoding}")
     try:
-        plan = apply_import(event, sheets, None)
+        plan = apply_import(event, sheets, None, short)
     except rules.InvalidInput as exc:
         db.session.rollback()
         _fail([_on_row(p, rows) for p in exc.problems])
@@ -269,6 +300,35 @@ def event_archive_command(event_id: int, reopen: bool) -> None:
     archive_event(event, archived=not reopen)
     db.session.commit()
     click.echo(f"event {event.id}: {'reopened' if reopen else 'archived'}")
+
+
+@event_cli.command("referees")
+@click.argument("event_id", metavar="EVENT", type=int)
+@click.option("--add", "added", multiple=True, metavar="NAME", help="A referee who works it.")
+@click.option("--remove", "removed", multiple=True, metavar="NAME", help="One who no longer does.")
+def event_referees_command(event_id: int, added, removed) -> None:
+    """List the referees who work EVENT, after adding and taking off those named (seen at
+    once on every worker). A referee who works no event works every open event."""
+    event = _event(event_id)
+    wanted = referees_of(event)
+    for username in added:
+        user = _user_named(username)
+        if user.role != "referee":
+            _refuse(f"--add: {username} is an {user.role}, who works every event already")
+        wanted.add(user.id)
+    for username in removed:
+        wanted.discard(_user_named(username).id)
+    if added or removed:
+        assign_referees(event, wanted)
+        db.session.commit()
+    names = db.session.scalars(
+        db.select(User.username)
+        .join(RefereeEvent, RefereeEvent.user_id == User.id)
+        .where(RefereeEvent.event_id == event.id)
+        .order_by(User.username)
+    )
+    for name in names:
+        click.echo(name)
 
 
 @event_cli.command("continue")
@@ -420,6 +480,70 @@ def users_revoke_token_command(username: str, token_id: int) -> None:
     click.echo(f"token {token_id} revoked")
 
 
+@users_cli.command("disable")
+@click.argument("username", metavar="NAME")
+def users_disable_command(username: str) -> None:
+    """Disable an account: its phones are logged out and its API tokens stop working, at
+    once on every worker (never the last active organiser)."""
+    user = _user_named(username)
+    try:
+        set_active(user, False)
+    except LastOrganiser:
+        _refuse(f"NAME: {username} is the last active organiser: enable another one first")
+    db.session.commit()
+    click.echo(f"{user.username}: disabled, every session and API token ended")
+
+
+@users_cli.command("enable")
+@click.argument("username", metavar="NAME")
+def users_enable_command(username: str) -> None:
+    """Enable an account again: it logs in with its password (its old tokens stay ended)."""
+    user = _user_named(username)
+    set_active(user, True)
+    db.session.commit()
+    click.echo(f"{user.username}: enabled")
+
+
+@users_cli.command("logout")
+@click.argument("username", metavar="NAME")
+def users_logout_command(username: str) -> None:
+    """Log every phone and browser of the account out and end its API tokens (a lost phone)."""
+    user = _user_named(username)
+    end_sessions(user)
+    db.session.commit()
+    click.echo(f"{user.username}: every session and API token ended")
+
+
+@tokens_cli.command("revoke")
+@click.argument("username", metavar="NAME")
+@click.option("--label", help="Revoke the account's working tokens of this label.")
+@click.option("--id", "token_id", type=int, help="Revoke the token of this id (`users tokens`).")
+@click.option("--all", "every", is_flag=True, help="Revoke every token of the account.")
+def tokens_revoke_command(
+    username: str, label: str | None, token_id: int | None, every: bool
+) -> None:
+    """Revoke API tokens of the account NAME: by --label, by --id, or --all; at once on every
+    worker. Exit 2 when none matched."""
+    ways = [way for way, given in (("--label", label), ("--id", token_id), ("--all", every))
+            if given not in (None, False)]  # fmt: skip
+    if len(ways) != 1:
+        _refuse("name the tokens one way: --label LABEL, --id ID or --all")
+    user = _user_named(username)
+    working = [
+        token
+        for token in tokens_of(user)
+        if every or token.id == token_id or (label is not None and token.label == label)
+    ]
+    if not working:
+        named = label if label is not None else token_id if token_id is not None else "a token"
+        _fail([rules.Problem(ways[0], "not_found", {"got": named})])
+    for token in working:
+        revoke_token(user, token.id)
+    db.session.commit()
+    for token in working:
+        click.echo(f"token {token.id} ({token.label}) revoked")
+
+
 @click.command("demo")
 @with_appcontext
 def demo_command() -> None:
@@ -509,18 +633,37 @@ def backup_create_command(path: str | None) -> None:
 @backup_cli.command("restore")
 @click.argument("path", type=click.Path(dir_okay=False))
 @click.option("--yes", is_flag=True, help="Do not ask before replacing the database.")
-def backup_restore_command(path: str, yes: bool) -> None:
-    """Replace the database with the backup at PATH (stop the app first)."""
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Restore while the app serves: entries it stores meanwhile may be lost.",
+)
+def backup_restore_command(path: str, yes: bool, force: bool) -> None:
+    """Replace the database with the backup at PATH. Refused while the app serves (a worker
+    answered in the last 30 s) unless --force; either way every worker then forgets what
+    it kept of the database as it was (the database gets a new epoch)."""
     uri = current_app.config["SQLALCHEMY_DATABASE_URI"]
+    lately = serving_lately()
+    if lately is not None and not force:
+        click.echo(
+            f"the app is serving (a worker answered {lately:.0f} s ago): stop it first, or "
+            "restore with --force (entries it stores meanwhile may be lost)",
+            err=True,
+        )
+        sys.exit(2)
     if not yes:
         click.confirm("Replace everything in the database with this backup?", abort=True)
+    db.session.remove()
     db.engine.dispose()  # no pooled connection of this process holds the old tables
     try:
         restore_backup(uri, Path(path))
+        epoch = new_epoch_after_restore(db.engine)
     except BackupError as exc:
         click.echo(str(exc), err=True)
         sys.exit(2)
     click.echo(f"database restored from {path}")
+    if not epoch:
+        click.echo("the backup is older than this code: run `flask db upgrade` now", err=True)
 
 
 @tls_cli.command("init")

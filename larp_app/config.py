@@ -53,11 +53,14 @@ TIME_ZONE = None
 DEMO_PASSWORDS = None
 
 # Fair share (services/fair_share.py): costly reads (a whole roster, one folded at another
-# instant, exports, the report) run one at a time per account, each followed by a rest of
-# FAIR_SHARE_REST times its own length, and at most FAIR_SHARE_SLOTS at once in all, so that
-# workers stay free for everyone's cheap requests. FAIR_SHARE_FOLDER: where the accounts'
-# lock files are (None: instance/fair-share/). FAIR_SHARE = False turns it off.
+# instant, exports, the report) run one at a time per account, from an allowance of
+# FAIR_SHARE_BURST seconds of them back to back (a person's clicks) that fills at
+# FAIR_SHARE_PART seconds a second (a loop's sustained share: a quarter of one worker), and at
+# most FAIR_SHARE_SLOTS at once in all, so that workers stay free for everyone's cheap
+# requests. FAIR_SHARE_FOLDER: where the accounts' lock files are (None:
+# instance/fair-share/). FAIR_SHARE = False turns it off.
 FAIR_SHARE = True
-FAIR_SHARE_REST = 3
+FAIR_SHARE_BURST = 2
+FAIR_SHARE_PART = 0.25
 FAIR_SHARE_SLOTS = 2
 FAIR_SHARE_FOLDER = None

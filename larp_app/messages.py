@@ -44,7 +44,17 @@ PROBLEMS = {
     "too_many": _l("must hold at most {max} items, got {got}"),
     "not_allowed": _l("must be one of {allowed}, got {got}"),
     "ignored_field": _l("is not a known field (ignored)"),
+    "not_a_field": _l("is not a field of a “{kind}” entry: did you mean `{nearest}`?"),
+    "not_a_field_of": _l("is not a field of a “{kind}” entry, whose fields are: {allowed}"),
+    "no_fields": _l("is not a field: a “{kind}” entry has no fields of its own"),
+    "not_a_sheet_field": _l("is not a field of “{part}”: did you mean {nearest}?"),
+    "not_a_sheet_field_of": _l("is not a field of “{part}”, whose fields are: {allowed}"),
+    "ignored_sheet_field": _l(
+        "is not a field of “{part}”: stored so before, it is kept but never read"
+    ),
     "unknown_field": _l("is not a known field (known: {allowed})"),
+    "unknown_field_near": _l("is not a known field: did you mean `{nearest}`?"),
+    "no_query": _l("is not asked of this address: it takes no query parameters"),
     "unknown_ruleset": _l("unknown ruleset {got} (known: {allowed})"),
     "unknown_table": _l("is not a table of this ruleset (known: {allowed})"),
     "ruleset_mismatch": _l("must be {expected}, got {got}"),
@@ -53,6 +63,10 @@ PROBLEMS = {
         "{got} is a kind of entry of several rule systems ({allowed}): read it for a character"
     ),
     "unknown_column": _l("is not a column of the template, whose columns are: {allowed}"),
+    "short_row": _l(
+        "the row has {got} cells where the header has {columns}: none for {missing}. A "
+        "separator left out shifts every cell after it one column to the left: check the row"
+    ),
     "not_utf8": _l('cannot be read: save it as "CSV UTF-8" and upload it again'),
     "no_csv_format": _l("is a spreadsheet, but this rule system reads only JSON sheets"),
     "csv_separator": _l("cannot hold the characters | or : in a CSV cell"),
@@ -106,7 +120,7 @@ REFUSALS = {
     ),
     "fair_share": _l(
         "costly reads (whole rosters, exports, the report) come one at a time for each "
-        "account, with a rest after each: try again in {seconds} s"
+        "account, and one that keeps asking for them takes its turn: try again in {seconds} s"
     ),
     "server_busy": _l("the server is busy with other costly reads: try again in {seconds} s"),
     "not_the_author": _l(
@@ -152,7 +166,43 @@ def problem_words(problem: Problem, ruleset: str | None = None) -> str:
     """What is wrong, without naming the field: ``must be 8–22, got 25``."""
     if problem.code == "out_of_range":
         return _range(problem.params)
-    return _render(_template("problems", PROBLEMS, problem.code, ruleset), problem.params)
+    params, code = problem.params, problem.code
+    if code in ENTRY_FIELDS and isinstance(params.get("kind"), str):
+        params = {**params, "kind": kind_label(params["kind"], ruleset)}
+    if code in SHEET_FIELDS:
+        params = _sheet_part_words(params, ruleset)
+        if code == "not_a_sheet_field" and "nearest" not in params:
+            code = "not_a_sheet_field_of"
+    return _render(_template("problems", PROBLEMS, code, ruleset), params)
+
+
+ENTRY_FIELDS = ("not_a_field", "not_a_field_of", "no_fields")  # problems naming an entry's kind
+SHEET_FIELDS = ("not_a_sheet_field", "ignored_sheet_field")  # naming a part of a sheet
+
+
+def _sheet_part_words(params: dict[str, Any], ruleset: str | None) -> dict[str, Any]:
+    """The part of the sheet a field is not a field of, and the nearest field that is, as the
+    reader's language names them (the rule system's sheet schema): «Armatura», Peso
+    (`weight`)."""
+    key = params.get("ruleset") or ruleset
+    schema = rules.get_ruleset(key).schema() if key in rules.ruleset_keys() else None
+    locale = str(get_locale()) if has_request_context() else "en"
+    part = params.get("part") or ""
+    if schema is None:
+        part_words = part or str(_l("the sheet"))
+    elif part:
+        part_words = schema.path_label(part, locale) or part
+    else:
+        labels = schema.document.get("x-labels") or {}
+        part_words = labels.get(locale) or schema.document.get("title") or str(_l("the sheet"))
+    worded = {**params, "part": part_words}
+    near = params.get("nearest")
+    if near is not None:
+        named = schema.path_label(f"{part}.{near}" if part else near, locale) if schema else None
+        worded["nearest"] = f"{named.split(' · ')[-1]} (`{near}`)" if named else f"`{near}`"
+    if isinstance(params.get("allowed"), list):
+        worded["allowed"] = ", ".join(f"`{name}`" for name in params["allowed"])
+    return worded
 
 
 def problem_message(problem: Problem, field: str | None = None, ruleset: str | None = None) -> str:

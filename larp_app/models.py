@@ -114,7 +114,7 @@ class Character(db.Model):
     withdrawn_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     # Checked in at the desk at the start of the event; None: not (yet) present.
     present_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
-    # The event's version at this character's last change (services/snapshots.py).
+    # The event's version at this character's last change (keeping/views.py).
     version: Mapped[int] = mapped_column(default=0, server_default="0")
 
     event: Mapped[Event] = relationship(back_populates="characters")
@@ -142,6 +142,11 @@ class Entry(db.Model):
     # The instant its referee gave it (the phone's clock corrected), kept when the
     # simultaneity rule placed it later, at the entry stored before it; else None.
     referee_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    # Stored by the app as the latest of its log, stepped onto its fold (rules.fold_on): it
+    # changed no other entry's verdict, so its insert leaves the conflicts mark alone. Any
+    # other writer (an import, an operator's SQL) stores False: the mark moves
+    # (keeping/versions.py).
+    stepped_on: Mapped[bool] = mapped_column(default=False, server_default=text("false"))
 
 
 class LoginAttempt(db.Model):
@@ -265,8 +270,10 @@ class SheetChange(db.Model):
 
 
 class Heartbeat(db.Model):
-    """One row per writer (``healthz``) rewritten on each check: the database accepts a write
-    (a full disk, a read-only file or a standby refuses it). Belongs to no event."""
+    """One row per writer rewritten as it goes: ``healthz`` on each check (the database
+    accepts a write: a full disk, a read-only file or a standby refuses it), ``serving``
+    by a worker answering requests, every few seconds (``backup restore`` refuses while it
+    is recent: web/health.py). Belongs to no event."""
 
     name: Mapped[str] = mapped_column(String(40), primary_key=True)
     at: Mapped[datetime] = mapped_column(UTCDateTime)
@@ -274,7 +281,7 @@ class Heartbeat(db.Model):
 
 class KeptFold(db.Model):
     """A character's log folded at one of its versions, stored so that a worker starting in
-    the middle of an event reads it instead of folding again (services/kept_folds.py).
+    the middle of an event reads it instead of folding again (keeping/kept_folds.py).
     Derived data: dropping every row changes no answer, only the next start's cost."""
 
     __tablename__ = "kept_fold"
@@ -290,12 +297,10 @@ class KeptFold(db.Model):
 
 
 class Mark(db.Model):
-    """A counter that moves with one kind of change, in the change's own transaction, so a
-    worker that reads it knows whether what it holds of that kind is still true
-    (services/known.py). ``accounts``: who may read what (an account, its sessions and
-    tokens, the events a referee works) and each referee's dismissed conflicts;
-    ``conflicts``: which stored entries count (an entry not stepped onto the latest fold, a
-    new larp sheet, new settings)."""
+    """A counter that moves with one kind of change, in the change's own transaction, moved
+    by the database's triggers whoever writes, so a worker that reads it knows whether what
+    it holds of that kind is still true (keeping/versions.py names each: ``epoch``,
+    ``versions``, ``accounts``, ``refusals``, ``conflicts``)."""
 
     name: Mapped[str] = mapped_column(String(20), primary_key=True)
     value: Mapped[int] = mapped_column(default=0, server_default="0")

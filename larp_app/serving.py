@@ -1,7 +1,8 @@
 """How gunicorn serves the app (``gunicorn -c python:larp_app.serving 'larp_app:create_app()'``,
 as ``make run`` and deploy/larp_app.service do); the command line's options win.
 
-- Threads (``gthread``): a phone's connection is kept alive between its polls, so a poll
+- Threads (``gthread``, its worker answering a request line too long in the API's JSON): a
+  phone's connection is kept alive between its polls, so a poll
   over HTTPS pays no new TLS handshake (sync workers close every connection), and a worker
   busy with one costly request still answers the quick ones. Every phone of a big event
   may hold one: a worker keeps up to ``worker_connections`` of them, and the server's limit
@@ -17,15 +18,62 @@ as ``make run`` and deploy/larp_app.service do); the command line's options win.
   ``LARP_WARM_UP=0`` skips it. What the warm-up kept is then left out of Python's cyclic
   garbage collector (``gc.freeze``): a full collection of a 5,000-character event's views
   stopped every request of the worker for 90 ms or more, now and then, all day.
+- Cookie lines: a browser sends one. Repeated ones (gunicorn would join them into one
+  header of any length) or a longer one than a line may be are taken off the request
+  before anything reads them (``pre_request``), and the app refuses it with 431 in words
+  (web/quick.py, web/hygiene.py): a stranger's junk is never held, nor parsed.
 """
 
 from __future__ import annotations
 
+import contextlib
 import gc
+import json
 import os
 import resource
 
-worker_class = "gthread"
+from gunicorn.http.errors import LimitRequestLine
+from gunicorn.util import write_nonblock
+from gunicorn.workers.gthread import ThreadWorker as _ThreadWorker
+from gunicorn.workers.sync import SyncWorker as _SyncWorker
+
+
+class _Answers:
+    """A request line longer than gunicorn reads (``limit_request_line``, 4,094 bytes) gets
+    the API's JSON error (414), not gunicorn's HTML page: the request never reached the app,
+    whose answers are JSON for a client that sends such lines (no page of the app has a URL
+    that long)."""
+
+    def handle_error(self, req, client, addr, exc):
+        if not isinstance(exc, LimitRequestLine):
+            return super().handle_error(req, client, addr, exc)
+        limit = self.cfg.limit_request_line
+        body = json.dumps(
+            {
+                "error": "request_line_too_long",
+                "message": f"the request line (method, path and query) is longer than {limit} "
+                "bytes: send fewer or shorter parameters",
+                "fields": {},
+            }
+        ).encode()
+        head = (
+            "HTTP/1.1 414 URI Too Long\r\nConnection: close\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+        ).encode()
+        self.log.debug("request line too long: %s", exc)
+        with contextlib.suppress(OSError):  # the client went away: nothing to tell
+            write_nonblock(client, head + body)
+
+
+class ThreadWorker(_Answers, _ThreadWorker):
+    """gunicorn's threaded worker, answering a too-long request line in JSON."""
+
+
+class SyncWorker(_Answers, _SyncWorker):
+    """gunicorn's sync worker (``-k larp_app.serving.SyncWorker``), likewise."""
+
+
+worker_class = "larp_app.serving.ThreadWorker"  # gthread
 threads = int(os.environ.get("LARP_THREADS", "4"))
 keepalive = 30  # seconds a phone's connection waits for its next poll (they poll every 3-5 s)
 # Phones kept connected, per worker: a 5,000-player day (each page, console and status bar
@@ -59,11 +107,26 @@ def on_starting(server) -> None:
         made(server.cfg)
 
 
+# One header line, at most (gunicorn's limit_request_field_size, as web/quick.py counts it).
+MAX_COOKIE = 8190
+
+
+def pre_request(worker, req) -> None:
+    """Cookie lines repeated, or too long, taken off the request and named in a header of
+    their own: the app refuses the request (web/quick.py ``cookies_refused``)."""
+    worker.log.debug("%s %s", req.method, req.path)  # gunicorn's own pre_request
+    lines = [value for name, value in req.headers if name == "COOKIE"]
+    if len(lines) > 1 or sum(len(line) for line in lines) > MAX_COOKIE:
+        reason = "repeated" if len(lines) > 1 else "too_large"
+        req.headers = [(name, value) for name, value in req.headers if name != "COOKIE"]
+        req.headers.append(("LARP-COOKIES-REFUSED", reason))
+
+
 def post_worker_init(worker) -> None:
     """Build the open events' kept views before taking requests."""
     if os.environ.get("LARP_WARM_UP", "1") == "0":
         return
-    from .services.warm_up import warm_open_events
+    from .reads.warm_up import warm_open_events
 
     app = worker.wsgi
     with app.app_context():

@@ -206,7 +206,7 @@ def _fields(kind: str, rng: random.Random, ctx: Context) -> dict[str, Any]:
         checks = [k for k, s in ctx.catalogue.items() if s.texts.get("check")]
         fields = {"key": rng.choice([*checks, *checks, "derribado"])}
         if rng.random() < 0.3:
-            fields["target"] = rng.randint(6, 20)
+            fields["difficulty"] = rng.randint(6, 20)
         return fields
     if kind == "rally":
         return (
@@ -215,7 +215,7 @@ def _fields(kind: str, rng: random.Random, ctx: Context) -> dict[str, Any]:
     if kind == "dice":
         fields = {"level": rng.randint(-1, 1), "bonus": rng.randint(-3, 6)}
         if rng.random() < 0.5:
-            fields["target"] = rng.randint(6, 20)
+            fields["difficulty"] = rng.randint(6, 20)
         return fields
     return {}
 
@@ -271,7 +271,8 @@ def _log(rng: random.Random, ctx: Context) -> list[dict[str, Any]]:
             again = {"kind": "save", "at": later, **_fields("save", rng, ctx)}
             log.append({"id": str(uuid.UUID(int=len(log) + 1)), **again})
     if log and rng.random() < 0.05:
-        log.append({**rng.choice(log), "kind": "note", "text": "the same id again"})
+        again = rng.choice(log)  # its id and instant, as a note: no field of its own kind
+        log.append({"id": again["id"], "at": again["at"], "kind": "note", "text": "same id"})
     return [entry_to_dict(read_entry({**e, "at": e["at"].isoformat()})) for e in log]
 
 
@@ -390,6 +391,26 @@ def _vectors(ruleset: str, count: int, seed: int) -> list[dict[str, Any]]:
             }
         )
     return out
+
+
+def case(
+    n: int, sheet, settings, raw: list[dict[str, Any]], instants: list[datetime]
+) -> dict[str, Any]:
+    """One vector of a worked case: the sheet and settings as a phone receives them, the log
+    (plain data, instants as text) and the server's states at ``instants``."""
+    entries = [read_entry(r) for r in raw]
+    ctx = Context.of(sheet, settings)
+    with recorded_dice() as rolls:
+        states = [state_at(sheet, settings, entries, t).to_dict() for t in instants]
+    return {
+        "n": n,
+        "sheet": sheet_to_wire(sheet),
+        "settings": settings_to_wire(settings, ctx.catalogue),
+        "entries": [entry_to_dict(e) for e in entries],
+        "rolls": rolls,
+        "states": states,
+        "resume": None,
+    }
 
 
 def rulesets() -> list[str]:

@@ -3,6 +3,7 @@
 from .clean import bad_text
 from .clean import loads as strict_json_loads
 from .conversion import check_sheet, convert_sheet, sheet_ruleset, tabletop_values
+from .corrections import ChangedOutcome, RuleCorrection, changed_outcome
 from .entries import (
     Entry,
     entry_from_stored,
@@ -27,7 +28,7 @@ from .fold import (
     states_at,
 )
 from .kinds import EntryKind
-from .problems import Checker, InvalidInput, Problem, RuleError
+from .problems import Checker, InvalidInput, Problem, RuleError, nearest
 from .registry import (
     RulesetClash,
     entry_kind,
@@ -48,6 +49,7 @@ from .state import Snapshot
 from .timeutil import format_instant, parse_instant
 
 __all__ = [
+    "ChangedOutcome",
     "Checker",
     "Context",
     "Entry",
@@ -56,12 +58,14 @@ __all__ = [
     "InvalidInput",
     "LarpSheet",
     "Problem",
+    "RuleCorrection",
     "RuleError",
     "Ruleset",
     "RulesetClash",
     "Settings",
     "Snapshot",
     "bad_text",
+    "changed_outcome",
     "check_sheet",
     "convert_sheet",
     "default_settings",
@@ -78,6 +82,7 @@ __all__ = [
     "last_and_next_change",
     "last_change",
     "may_log",
+    "nearest",
     "next_change",
     "order_log",
     "parse_instant",

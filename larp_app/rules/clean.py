@@ -17,6 +17,8 @@ def bad_text(value: str, *, multiline: bool = False) -> str | None:
     A lone surrogate is not Unicode text (it cannot be written as UTF-8); NUL and the other
     control characters are refused, except line breaks and tabs in multi-line text.
     """
+    if value.isprintable():  # no character of the "Other" categories: neither Cs nor Cc
+        return None
     for ch in value:
         category = unicodedata.category(ch)
         if category == "Cs":

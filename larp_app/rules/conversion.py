@@ -25,15 +25,26 @@ def sheet_ruleset(raw: Any) -> str:
     return key
 
 
-def check_sheet(raw: Any, settings: Settings | None = None) -> tuple[LarpSheet | None, Checker]:
-    """Validate and convert; the checker holds every error and warning found."""
+def check_sheet(
+    raw: Any, settings: Settings | None = None, stored: Any = None
+) -> tuple[LarpSheet | None, Checker]:
+    """Validate and convert; the checker holds every error and warning found.
+
+    A field the rule system's sheet schema does not declare is refused at every depth,
+    naming the nearest declared one. ``stored``: the sheet as stored before (a re-import, an
+    edit, new settings): a field it held as it is was taken when undeclared fields were only
+    warned of, and is warned of again, not refused (data is forever; it is never read)."""
     key = settings.ruleset if settings else sheet_ruleset(raw)
     settings = settings or default_settings(key)
-    checker = Checker()
+    checker = Checker(stored)
     if isinstance(raw, dict) and raw.get("ruleset", key) != key:
         checker.error("ruleset", "ruleset_mismatch", expected=key, got=str(raw["ruleset"]))
         return None, checker
-    sheet = get_ruleset(key).read_sheet(raw, settings.tables, checker)
+    ruleset = get_ruleset(key)
+    schema = ruleset.schema()
+    if schema is not None:
+        schema.check_fields(raw, checker, key)
+    sheet = ruleset.read_sheet(raw, settings.tables, checker)
     return sheet, checker
 
 

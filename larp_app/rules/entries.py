@@ -7,9 +7,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import MISSING, dataclass, fields
 from datetime import datetime
 from functools import cache
-from typing import Any
+from types import MappingProxyType
+from typing import Any, ClassVar
 
-from .problems import Checker
+from .problems import Checker, nearest
 from .timeutil import format_instant, parse_instant
 
 
@@ -22,6 +23,9 @@ class Entry:
     author: str | None = None
 
     kind = "entry"
+    # Names its fields had before (old name -> field), still read on the way in and from the
+    # log: an outbox kept on a phone, an entry stored then, count as they did.
+    formerly: ClassVar[Mapping[str, str]] = MappingProxyType({})
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -230,11 +234,56 @@ def instant_problem(wrong: ValueError) -> str:
     return "no_zone" if str(wrong) == "no_zone" else "not_instant"
 
 
+# What every entry may carry besides its kind's own fields: its id, kind and instant, who
+# logged it (``referee``: the rules' older name for it), and the phone's clock when it sent it.
+ENVELOPE = ("id", "kind", "at", "author", "referee", "sent_at")
+_SUGGESTED = ("id", "kind", "at", "author", "sent_at")  # the envelope's names a sender is told
+
+
+@cache
+def declared_fields(cls: type[Entry]) -> tuple[str, ...]:
+    """The fields an entry of ``cls`` carries besides its id, instant and author."""
+    return tuple(f.name for f in fields(cls) if f.name not in ("id", "at", "author"))
+
+
+def undeclared(data: Mapping[str, Any], cls: type[Entry]) -> list[str]:
+    """The keys of an entry's data that neither the envelope nor its kind declares."""
+    own = declared_fields(cls)
+    return [k for k in data if k not in ENVELOPE and k not in own and k not in cls.formerly]
+
+
+def _refuse_undeclared(checker: Checker, data: dict, cls: type[Entry], kind: str, prefix: str):
+    """Refuse each field the kind does not declare, naming the nearest one it does."""
+    own = declared_fields(cls)
+    for key in undeclared(data, cls):
+        shown = str(key) if len(str(key)) <= 40 else str(key)[:39] + "…"
+        if not own:
+            checker.error(prefix + shown, "no_fields", got=shown, kind=kind)
+            continue
+        close = nearest(str(key), (*own, *cls.formerly, *_SUGGESTED))
+        close = cls.formerly.get(close, close)
+        if close is None:
+            checker.error(prefix + shown, "not_a_field_of", got=shown, kind=kind, allowed=own)
+        else:
+            checker.error(prefix + shown, "not_a_field", got=shown, kind=kind, nearest=close)
+
+
+def _new_names(data: dict, cls: type[Entry]) -> dict:
+    """The data with each former name of a field read as the field (when it is not given)."""
+    if not cls.formerly or not any(old in data for old in cls.formerly):
+        return data
+    data = dict(data)
+    for old, name in cls.formerly.items():
+        if old in data and name not in data:
+            data[name] = data.pop(old)
+    return data
+
+
 def read_entry_into(
     checker: Checker, data: Any, prefix: str = "", ruleset: str | None = None
 ) -> Entry | None:
     """Read one entry of a character of ``ruleset``, recording problems under ``prefix``
-    (e.g. ``[3].``)."""
+    (e.g. ``[3].``). A field its kind does not declare is refused, naming the nearest one."""
     if not isinstance(data, dict):
         checker.error(prefix.rstrip(".") or "entry", "not_object")
         return None
@@ -244,6 +293,9 @@ def read_entry_into(
     kinds = known_kinds(ruleset)
     kind = checker.choice(data, "kind", prefix + "kind", kinds)
     author = data.get("author", data.get("referee"))
+    if kind and kinds[kind][0] is not Entry:  # (Entry: a kind of several, refused as such)
+        data = _new_names(data, kinds[kind][0])
+        _refuse_undeclared(checker, data, kinds[kind][0], kind, prefix)
     fields = kinds[kind][1](checker, data, prefix) if kind else {}
     if len(checker.errors) > before:
         return None
@@ -287,14 +339,16 @@ def entry_from_stored(data: dict[str, Any], ruleset: str | None = None) -> Entry
 
     Unlike ``read_entry`` it does not check the fields again: they were checked on the way
     in, and reading a long log on every request must stay cheap. It sets the fields as the
-    dataclass's own ``__init__`` would, at half the cost; keys that are no field are left out.
+    dataclass's own ``__init__`` would, at half the cost; keys that are no field are left out
+    (an entry stored with one folds as it always did: ``undeclared`` finds them, for the
+    organiser's review), and a field's former name is read as the field.
     ``ruleset``: the character's rule system, whose kind it is.
     """
     cls = known_kinds(ruleset)[data["kind"]][0]
     entry = _new(cls)
     get = data.get
-    for name, default in _stored_fields(cls):
-        _set(entry, name, get(name, default))
+    for name, default, old in _stored_fields(cls):
+        _set(entry, name, get(name, default) if old is None or name in data else get(old, default))
     at = data["at"]
     # Stored instants are written by format_instant: UTC with a trailing Z, read as they are.
     _set(entry, "at", datetime.fromisoformat(at) if at.endswith("Z") else parse_instant(at))
@@ -306,8 +360,12 @@ _set = object.__setattr__  # the way a frozen dataclass's own __init__ sets its 
 
 
 @cache
-def _stored_fields(cls: type[Entry]) -> tuple[tuple[str, Any], ...]:
-    """Each field of ``cls`` but ``at``, with its default (None for one that has none)."""
+def _stored_fields(cls: type[Entry]) -> tuple[tuple[str, Any, str | None], ...]:
+    """Each field of ``cls`` but ``at``, with its default (None for one that has none) and
+    the name it had before, if it had another (an entry stored then is read as it was)."""
+    before = {name: old for old, name in cls.formerly.items()}
     return tuple(
-        (f.name, None if f.default is MISSING else f.default) for f in fields(cls) if f.name != "at"
+        (f.name, None if f.default is MISSING else f.default, before.get(f.name))
+        for f in fields(cls)
+        if f.name != "at"
     )

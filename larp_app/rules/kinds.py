@@ -41,6 +41,7 @@ class FieldInfo:
     type: str  # a JSON type: integer, boolean, string, number
     required: bool
     nullable: bool
+    multiline: bool = False  # text that may hold line breaks and tabs
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,7 @@ class EntryKind:
     console: str = ""
     required: tuple[str, ...] = ()  # fields required although their dataclass has a default
     field_labels: Mapping[str, Words] = field(default_factory=dict)  # for the console's form
+    multiline: tuple[str, ...] = ()  # text fields that may hold line breaks and tabs
 
     def fields(self) -> tuple[FieldInfo, ...]:
         found = []
@@ -70,6 +72,7 @@ class EntryKind:
                     JSON_TYPES.get(main, "string"),
                     no_default or f.name in self.required,
                     nullable,
+                    f.name in self.multiline,
                 )
             )
         return tuple(found)
@@ -109,6 +112,6 @@ SHARED: tuple[EntryKind, ...] = (
         lambda e, _: "" if e.hp is None else str(e.hp),
         roles=ORGANISERS,
     ),
-    _shared("note", N_("Note"), lambda e, _: e.text),
+    _shared("note", N_("Note"), lambda e, _: e.text, multiline=("text",)),
     _shared("undo", N_("Undo"), lambda e, _: e.target[:8]),
 )

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import difflib
 import math
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,9 +44,12 @@ class RuleError(Exception):
 class Checker:
     """Collect errors and warnings while reading plain data, naming each field's path."""
 
-    def __init__(self) -> None:
+    def __init__(self, stored: Any = None) -> None:
         self.errors: list[Problem] = []
         self.warnings: list[Problem] = []
+        # The data as stored before, if it was (a sheet read again): a field no declaration
+        # names that it already held is warned of, as it was when stored, not refused.
+        self.stored = stored
 
     def error(self, path: str, code: str, **params: Any) -> None:
         self.errors.append(Problem(path, code, params))
@@ -191,6 +197,30 @@ class Checker:
             if key not in known:
                 self.warn(f"{prefix}{key}", "ignored_field")
 
+    def undeclared_keys(self, data: dict, known, prefix: str = "", part: str = "") -> None:
+        """Refuse each field of ``data`` (the object at ``part``) that ``known`` does not
+        declare, unless refused already (a rule system's schema found it first)."""
+        reported = {p.path for p in (*self.errors, *self.warnings)}
+        for key in data:
+            if key not in known and f"{prefix}{key}" not in reported:
+                self.undeclared(f"{prefix}{key}", str(key), part, tuple(known), data[key])
+
+    def undeclared(self, path: str, key: str, part: str, known, value: Any, **more: Any) -> None:
+        """A field no declaration names: refused (``not_a_sheet_field``), naming the nearest
+        declared one, or listing them when none is near; warned of (``ignored_sheet_field``)
+        when the data held it, as it is, when stored."""
+        shown = key if len(key) <= 40 else key[:39] + "…"
+        params: dict[str, Any] = {"got": shown, "part": part, **more}
+        close = nearest(key, known)
+        if close is None:
+            params["allowed"] = list(known)
+        else:
+            params["nearest"] = close
+        if self.stored is not None and value_at(self.stored, path) == value:
+            self.warn(path, "ignored_sheet_field", **params)
+        else:
+            self.error(path, "not_a_sheet_field", **params)
+
 
 def _shown(value: Any) -> Any:
     """Keep an offending value short enough to quote back in a message."""
@@ -202,3 +232,33 @@ def _shown(value: Any) -> Any:
     if isinstance(text, str) and bad_text(text):
         text = text.encode("utf-8", "backslashreplace").decode("ascii", "backslashreplace")
     return text
+
+
+NEAR = 0.5  # how alike two names must be for one to be suggested for the other
+
+
+def nearest(name: str, names: Iterable[str]) -> str | None:
+    """The one of ``names`` nearest ``name`` (case aside), or None when none is near it: the
+    field a misspelt one most likely meant."""
+    by_folded = {}
+    for known in names:
+        by_folded.setdefault(known.casefold(), known)
+    found = difflib.get_close_matches(name.casefold(), list(by_folded), n=1, cutoff=NEAR)
+    return by_folded[found[0]] if found else None
+
+
+_STEP = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
+ABSENT = object()
+
+
+def value_at(data: Any, path: str) -> Any:
+    """The value at ``path`` (``armour.weight``, ``weapons[0].name``) of plain data, or
+    ``ABSENT``."""
+    for name, index in _STEP.findall(path):
+        if index and isinstance(data, list) and int(index) < len(data):
+            data = data[int(index)]
+        elif not index and isinstance(data, dict) and name in data:
+            data = data[name]
+        else:
+            return ABSENT
+    return data

@@ -27,6 +27,19 @@ Handler = Callable[..., "State"]
 
 
 @dataclass(frozen=True)
+class RuleCorrection:
+    """A rule now applied as written: what changed (``words``, {language: text}), the
+    handlers of the kinds of entry as they were before (``before``), and which characters it
+    can concern (``concerns(sheet, settings)``: the others are not folded again)."""
+
+    key: str
+    words: Mapping[str, str]
+    before: Mapping[str, Callable[..., Any]]
+    # (sheet, the event's settings) -> whether it may change that character's outcome
+    concerns: Callable[[LarpSheet, Any], bool] = lambda sheet, settings: True
+
+
+@dataclass(frozen=True)
 class Ruleset:
     """What makes a rule system: its tables, how its sheets convert, how wounds work."""
 
@@ -97,6 +110,10 @@ class Ruleset:
     # The shared event settings it reads (of larp_app.rules.settings.OPTIONS): the
     # settings form offers only these, beside its own fields (its ``settings.html``).
     settings_offered: tuple[str, ...] = ()
+    # Its rules once applied otherwise than as written, now as written
+    # (larp_app.rules.corrections): the stored characters whose outcome one changes are
+    # listed for the organiser to review.
+    corrections: tuple[RuleCorrection, ...] = ()
 
     def words(self) -> Vocabulary:
         """Its vocabulary, or the host's neutral words when it declares none."""

@@ -6,7 +6,8 @@ Beside the standard keywords (JSON Schema lets a document carry annotations of i
 
 - ``x-labels``: {language: label} of a field (``title`` is the English one);
 - ``x-columns``: {language: [column names]} of a field in a spreadsheet: the first is written in
-  that language's template, every one is read (and so is the field's key);
+  that language's template, every one is read (and so is the field's key); ``x-column-key``
+  the name problems give the column, when not its first English one;
 - ``x-enum-labels``: {value: {language: label}} of a choice's values;
 - ``x-parts``: the fields of a list item written in one spreadsheet cell, in order, ``:``
   between them; ``x-min-parts`` how many an item needs; ``x-rest`` whether the last part keeps
@@ -213,6 +214,12 @@ class SheetSchema:
                 out[f.key] = {_table_key(table, k): v for k, v in value.items()}
         return out
 
+    def check_fields(self, sheet: Any, checker: Any, ruleset: str) -> None:
+        """Refuse every field of ``sheet`` its schema does not declare, at every depth (the
+        sheet, a group such as ``armour``, each item of a list such as ``weapons``); a map's
+        keys are its own (``skills``: the rule system's reader judges them)."""
+        _check_object(self.document, sheet, "", checker, ruleset)
+
     def document_in(self, locale: str) -> dict[str, Any]:
         """The JSON Schema document with each ``title`` in the reader's language."""
         document = copy.deepcopy(dict(self.document))
@@ -233,6 +240,28 @@ class SheetSchema:
 
         retitle(document)
         return document
+
+
+def _check_object(node: Mapping[str, Any], data: Any, path: str, checker: Any, ruleset: str):
+    if not isinstance(data, Mapping):
+        return  # not an object: the reader refuses it at its path
+    properties = node.get("properties") or {}
+    prefix = f"{path}." if path else ""
+    for key, value in data.items():
+        sub = properties.get(key)
+        if sub is None:
+            checker.undeclared(
+                prefix + str(key), str(key), path, tuple(properties), value, ruleset=ruleset
+            )
+            continue
+        types = _types(sub)[0]
+        if types == ["object"] and "properties" in sub:
+            _check_object(sub, value, prefix + key, checker, ruleset)
+        elif types == ["array"] and isinstance(value, list):
+            items = sub.get("items") or {}
+            if "properties" in items:
+                for i, item in enumerate(value):
+                    _check_object(items, item, f"{prefix}{key}[{i}]", checker, ruleset)
 
 
 def _table_key(table: Mapping[str, Any], written: str) -> str:

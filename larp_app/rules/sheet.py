@@ -94,12 +94,13 @@ class LarpSheet:
 def read_who(raw: Any, c: Checker, known_keys) -> tuple[str, str, str | None] | None:
     """Begin any sheet: an object whose player and character are named; faction optional.
 
-    None when it is no object at all (recorded in ``c``); unknown keys are warned of.
+    None when it is no object at all (recorded in ``c``); a key ``known_keys`` does not name
+    is refused (``Checker.undeclared_keys``).
     """
     if not isinstance(raw, dict):
         c.error("sheet", "not_object")
         return None
-    c.unknown_keys(raw, known_keys)
+    c.undeclared_keys(raw, known_keys)
     return (
         c.text(raw, "player", "player"),
         c.text(raw, "character", "character"),

@@ -16,8 +16,8 @@ from sqlalchemy import bindparam, delete, select
 
 from .. import rules
 from ..extensions import db
+from ..keeping.known import Caller
 from ..models import Event, RefereeEvent, User
-from .known import Caller
 
 
 class NotYourEvent(Exception):
@@ -55,9 +55,15 @@ def works(user: User, event: Event, worked: set[int] | EllipsisType | None = ...
 def out_of_reach(user: User, event: Event) -> str | None:
     """Why ``user`` may not open ``event``: ``event_archived`` (a referee, an archived
     event), ``not_your_event`` (a referee who does not work it), or None."""
-    if user.role != "organiser" and event.archived_at is not None:
+    return reach(user.role, assigned_events(user), event.id, event.archived_at is not None)
+
+
+def reach(role: str, worked, event_id: int, archived: bool) -> str | None:
+    """``out_of_reach`` from what is known of the user (their role and the events they work,
+    ``assigned_events``) and of the event."""
+    if role != "organiser" and archived:
         return "event_archived"
-    return None if works(user, event) else "not_your_event"
+    return None if worked is None or event_id in worked else "not_your_event"
 
 
 def require_event(user: User, event: Event, reading: bool = True) -> None:

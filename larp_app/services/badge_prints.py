@@ -22,10 +22,10 @@ from ..badges import LAYOUTS, PAPERS, BadgeFace
 from ..extensions import db
 from ..models import Character, Event, PrintJob
 from ..private_files import open_private, private_folder
+from ..reads.words import tracks
 from .badges import active_badge, ensure_badges, issued_elsewhere, scan_url, status_url
 from .characters import find_characters
 from .clock import now_utc
-from .words import tracks
 
 # Distinct in hue and in lightness, so a grey photocopy still tells most apart.
 PALETTE = ("#1f4e9c", "#b3261e", "#2e7d32", "#f2a900", "#6a1b9a", "#00838f", "#5d4037", "#c2185b")

@@ -10,9 +10,9 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 
 from .. import tokens
 from ..extensions import db
+from ..keeping.records import state_of
 from ..models import Badge, BadgeLookup, Character, User
 from .clock import now_utc
-from .snapshots import state_of
 
 # A user's refused lookups in a minute before the next ones are refused unread (429): a
 # guesser learns nothing fast, a referee fixing a typo never meets it.

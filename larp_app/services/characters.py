@@ -18,8 +18,11 @@ from .events import event_settings
 MAX_SHEETS = 1000  # sheets in one import
 
 
-def check_sheets(event: Event, sheets: list[Any]) -> tuple[list[rules.LarpSheet], list, list]:
-    """Convert every sheet; return larp sheets, errors and warnings, each path ``[row].field``."""
+def check_sheets(
+    event: Event, sheets: list[Any], stored: list[Any] | None = None
+) -> tuple[list[rules.LarpSheet], list, list]:
+    """Convert every sheet; return larp sheets, errors and warnings, each path ``[row].field``.
+    ``stored``: for each row, the sheet stored before for its character (None for a new one)."""
     if len(sheets) > MAX_SHEETS:
         raise rules.InvalidInput(
             [rules.Problem("sheets", "too_many", {"max": MAX_SHEETS, "got": len(sheets)})]
@@ -27,7 +30,8 @@ def check_sheets(event: Event, sheets: list[Any]) -> tuple[list[rules.LarpSheet]
     settings = event_settings(event)
     larp, errors, warnings = [], [], []
     for row, raw in enumerate(sheets):
-        sheet, checker = rules.check_sheet(raw, settings)
+        before = stored[row] if stored else None
+        sheet, checker = rules.check_sheet(raw, settings, before)
         errors += [rules.Problem(f"[{row}].{p.path}", p.code, p.params) for p in checker.errors]
         warnings += [rules.Problem(f"[{row}].{p.path}", p.code, p.params) for p in checker.warnings]
         larp.append(sheet)
@@ -124,7 +128,7 @@ def edit_sheet(character: Character, raw: Any, user: User | None, source: str = 
     """
     if character.event.archived_at is not None:
         raise rules.InvalidInput([rules.Problem("event", "archived")])
-    sheet, checker = rules.check_sheet(raw, event_settings(character.event))
+    sheet, checker = rules.check_sheet(raw, event_settings(character.event), character.tabletop)
     checker.raise_if_errors()
     if raw == character.tabletop:
         return False

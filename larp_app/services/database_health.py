@@ -1,4 +1,5 @@
-"""Whether the live database is the one the code expects, and whether it accepts a write.
+"""Whether the live database is the one the code expects (its tables, columns and the
+triggers that move its marks), and whether it accepts a write.
 
 A revision stamp can say "current" over a schema that lacks columns (a database made while
 a migration was numbered differently): what counts is what exists. Used by /healthz and by
@@ -7,10 +8,13 @@ the answer given when a query meets a schema it does not know.
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from ..extensions import db
+from ..keeping.versions import TRIGGERS
 from ..models import Heartbeat
 from .clock import now_utc
 
@@ -45,7 +49,45 @@ def schema_problems() -> list[str]:
             and column.get("default") is None
             and column.get("autoincrement") is not True
         ]
-    return problems
+    return problems + missing_triggers()
+
+
+def missing_triggers() -> list[str]:
+    """The triggers that move the versions and marks (keeping/versions.py) the database
+    lacks, in words: without them a write would go unseen by every worker."""
+    if db.engine.dialect.name == "postgresql":
+        query = "SELECT tgname FROM pg_trigger WHERE NOT tgisinternal"
+    else:
+        query = "SELECT name FROM sqlite_master WHERE type = 'trigger'"
+    with db.engine.connect() as conn:
+        live = set(conn.execute(sa.text(query)).scalars())
+    return [f"trigger {name} is missing" for name in sorted(TRIGGERS - live)]
+
+
+def beat(engine, name: str) -> bool:
+    """Rewrite the heartbeat row ``name`` with the time now, in a transaction of its own;
+    False when the database refused it (left to /healthz to name)."""
+    table = Heartbeat.__table__
+    stamp = {"name": name, "at": now_utc()}
+    try:
+        with engine.begin() as conn:
+            updated = conn.execute(
+                table.update().where(table.c.name == name).values(at=stamp["at"])
+            )
+            if updated.rowcount == 0:
+                conn.execute(table.insert().values(**stamp))
+    except SQLAlchemyError:  # another worker wrote the first row meanwhile, or no write
+        return False
+    return True
+
+
+def last_beat() -> datetime | None:
+    """The latest heartbeat of any writer (a worker serving, /healthz answering)."""
+    try:
+        return db.session.scalar(sa.select(sa.func.max(Heartbeat.at)))
+    except SQLAlchemyError:  # a database from before the heartbeat
+        db.session.rollback()
+        return None
 
 
 def write_problem() -> str | None:

@@ -7,19 +7,19 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import bindparam, insert, select
+from sqlalchemy import bindparam, select
 from sqlalchemy.exc import IntegrityError
 
 from .. import rules
 from ..extensions import db
+from ..keeping.logs import log_cache, log_of, run
+from ..keeping.records import records, state_of
+from ..keeping.versions import CHARACTER_VERSION, store_entry
 from ..messages import refusal_message
 from ..models import Character, Entry, RefusedEntry, User
 from .characters import check_open
 from .clock import now_utc
 from .events import event_settings
-from .logs import log_cache, log_of, run
-from .snapshots import snapshots, state_of
-from .versions import stepped_on, version_given
 
 
 @dataclass(frozen=True)
@@ -39,10 +39,7 @@ SEEN_BEFORE = select(
     .where(RefusedEntry.client_id == bindparam("client_id"))
     .scalar_subquery(),
 )
-CHARACTER_VERSION = select(Character.version).where(Character.id == bindparam("character"))
 LOCK_CHARACTER = CHARACTER_VERSION.with_for_update()
-# A Core insert into the table (no ORM bulk machinery): the log is append-only.
-INSERT_ENTRY = insert(Entry.__table__).returning(Entry.__table__.c.id)
 
 
 def judged_state(
@@ -129,6 +126,15 @@ def _reused(
     )
 
 
+def as_read(fields: dict[str, Any], ruleset: str) -> dict[str, Any]:
+    """Stored fields as the reader reads them now (a field under its former name, under its
+    name), to be compared with an entry just sent; as they are when they cannot be read."""
+    try:
+        return rules.entry_to_dict(rules.entry_from_stored(fields, ruleset))
+    except (KeyError, TypeError, ValueError):
+        return fields
+
+
 def _answer_again(character: Character, sent: dict[str, Any], now: datetime) -> Recorded:
     """The first answer to an id stored before, if it is the same entry; else id_reused."""
     first = db.session.scalar(select(Entry).where(Entry.client_id == sent["id"]))
@@ -140,7 +146,7 @@ def _answer_again(character: Character, sent: dict[str, Any], now: datetime) -> 
             stored_character=first.character_id,
             sent_character=character.id,
         )
-    if content(first.fields) != content(sent):
+    if content(as_read(first.fields, character.event.ruleset)) != content(sent):
         raise _reused(sent["id"], first.fields, sent)
     return Recorded(first.fields, judged_state(character, max(now, first.at)), created=False)
 
@@ -240,7 +246,8 @@ def record_entry(
         return _answer_again(character, sent, now)
     _check_author(character, raw, sent, author)
     if first is not None and first.code not in ANSWERED_AFRESH:
-        if first.character_id != character.id or content(first.fields) != content(sent):
+        kept = as_read(first.fields, character.event.ruleset)
+        if first.character_id != character.id or content(kept) != content(sent):
             raise _reused(entry.id, first.fields, sent)
         raise rules.RuleError(first.code, **(first.params or {}))  # already kept: not again
     # Nothing committed for the character since it was read: the sheet in hand is its own.
@@ -290,7 +297,7 @@ def _record(character, entry, raw, author, fresh, now, limits) -> Recorded:
     a character this worker has not folded) the log is read and folded whole. ``fresh``:
     the character in hand is as the lock found it, so its fold may be kept afterwards.
     """
-    kept = snapshots()
+    kept = records()
     sheet = kept.kept_context(character)
     ctx = sheet.ctx
     held = kept.fold_before(character, sheet) if fresh and entry.kind != "undo" else None
@@ -320,10 +327,9 @@ def _record(character, entry, raw, author, fresh, now, limits) -> Recorded:
         folded = rules.fold_log(ctx, log, judged_at)
     else:
         whole = True  # the entry is the latest: every entry is at or before it
-    if whole and entry.kind != "undo" and at >= latest:
-        # The latest entry, stepped last whichever way it was folded: no other entry's
-        # verdict changes (services/versions.py).
-        stepped_on(entry.id)
+    # The latest entry, stepped last whichever way it was folded: no other entry's verdict
+    # changes, and its insert leaves the conflicts mark alone (keeping/versions.py).
+    stepped = whole and entry.kind != "undo" and at >= latest
     snapshot = rules.snapshot_at(folded, ctx, judged_at)
     refusal = next((c for c in snapshot.conflicts if c.id == entry.id), None)
     if refusal is not None:
@@ -338,19 +344,19 @@ def _record(character, entry, raw, author, fresh, now, limits) -> Recorded:
         "author_id": author.id if author else None,
         "fields": fields,
         "referee_at": referee_at,
+        "stepped_on": stepped,
     }
     # A plain INSERT: the log is append-only, no object needs tracking afterwards. The id
     # is unique across characters: a race with another character's request (which this
     # character's lock does not hold back) ends in an IntegrityError, answered as above.
     try:
-        row_id = run(INSERT_ENTRY, row).scalar_one()
+        row_id, version = store_entry(row, character)  # the version its trigger gave
     except IntegrityError:
         db.session.rollback()  # only reads came before: nothing else is lost
         return _answer_again(character, rules.entry_to_dict(entry), now)
     # Kept by this worker at once; a rolled-back row is harmless there (LogCache compares
     # the client ids the database holds).
     log_cache().add(character.id, row_id, entry)
-    version = version_given(character)  # raised by the insert (services/versions.py)
     # ``folded`` is the whole log's: the next entry here steps on from it, once committed.
     kept.keep_after_commit(
         character, version, sheet, folded if whole and fresh else None, row_id, log, refused_before

@@ -70,7 +70,7 @@ def change_settings(event: Event, raw: dict[str, Any]) -> None:
     settings = rules.read_settings(raw, event.ruleset)
     problems, converted = [], []
     for character in event.characters:
-        sheet, checker = rules.check_sheet(character.tabletop, settings)
+        sheet, checker = rules.check_sheet(character.tabletop, settings, character.tabletop)
         problems += [
             rules.Problem(f"characters[{character.id}].{p.path}", p.code, p.params)
             for p in checker.errors

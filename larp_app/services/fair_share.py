@@ -1,20 +1,24 @@
-"""Fair share: no account takes more than its share of the server.
+"""Fair share: no account takes more than its share of the server, and a person is never
+turned away by a limit meant for a loop.
 
 Most requests cost a few milliseconds; a few cost much more (a whole roster, every character
 folded at another instant, an export, the report). Each such costly read is run:
 
 - one at a time per account: while one runs, the same account's next is refused;
-- then the account rests: after a read that took T, its next costly read waits REST × T
-  (REST 3: one account, however many loops it runs, keeps at most a quarter of one
-  worker busy);
-- and at most SLOTS of them run at once over all accounts, so that gunicorn's sync workers
-  stay free for everyone's cheap requests (a console's state, an entry): an organiser's
-  large export never stalls the referees.
+- from the account's allowance of costly-read time, a token bucket: it holds at most BURST
+  seconds (a person's burst: the report, then the CSV, then the workbook; a phone's roster
+  twice) and fills at PART seconds a second (0.25: however many loops an account runs, it
+  keeps at most a quarter of one worker busy over time). A read is taken while the allowance
+  is not overdrawn, and what it took is drawn from it; an overdrawn account waits until its
+  part has paid the rest back;
+- and at most SLOTS of them run at once over all accounts, so that gunicorn's workers stay
+  free for everyone's cheap requests (a console's state, an entry): an organiser's large
+  export never stalls the referees.
 
-A refused read is answered at once (``Busy``: 429 with Retry-After), never queued. The
-counts are shared by every worker on the machine through lock files (``fcntl.flock``) in a
-folder of the instance: no database table and no Redis, and a worker that dies releases
-its locks with it.
+A refused read is answered at once (``Busy``: 429 with Retry-After; a page waits and asks
+again by itself), never queued. The counts are shared by every worker on the machine through
+lock files (``fcntl.flock``) in a folder of the instance: no database table and no Redis,
+and a worker that dies releases its locks with it.
 """
 
 from __future__ import annotations
@@ -65,45 +69,55 @@ def _release(fd: int) -> None:
     os.close(fd)
 
 
-def _read_rest(fd: int) -> tuple[float, float]:
-    """(not before, last length) kept in the account's file."""
+def _read_allowance(fd: int, burst: float) -> tuple[float, float | None]:
+    """(allowance in seconds, when it was reckoned) kept in the account's file; a new
+    account's is full."""
     os.lseek(fd, 0, os.SEEK_SET)
     text = os.read(fd, 64).decode("ascii", "replace").split()
     try:
         return float(text[0]), float(text[1])
     except (IndexError, ValueError):
-        return 0.0, 0.0
+        return burst, None
 
 
-def _write_rest(fd: int, not_before: float, took: float) -> None:
+def _write_allowance(fd: int, allowance: float, at: float) -> None:
     os.ftruncate(fd, 0)
     os.lseek(fd, 0, os.SEEK_SET)
-    os.write(fd, f"{not_before:.3f} {took:.3f}".encode("ascii"))
+    os.write(fd, f"{allowance:.3f} {at:.3f}".encode("ascii"))
+
+
+def _filled(allowance: float, since: float | None, at: float, burst: float, part: float) -> float:
+    return allowance if since is None else min(burst, allowance + max(0.0, at - since) * part)
 
 
 @contextmanager
-def costly(folder: Path, account: int, *, rest: float, slots: int) -> Iterator[None]:
+def costly(folder: Path, account: int, *, burst: float, part: float, slots: int) -> Iterator[None]:
     """Run the block as one costly read of ``account``; Busy when it must wait."""
     folder.mkdir(parents=True, exist_ok=True)
     mine = _try_lock(folder / f"account-{account}")
     if mine is None:  # the account's previous costly read is still running
         raise Busy(1, account=True)
     try:
-        not_before, took = _read_rest(mine)
-        if now() < not_before:
-            raise Busy(max(1, math.ceil(not_before - now())), account=True)
+        allowance, since = _read_allowance(mine, burst)
+        started = now()
+        allowance = _filled(allowance, since, started, burst, part)
+        if allowance < -OWED_NOTHING:  # overdrawn: wait until the part has paid it back
+            raise Busy(max(1, math.ceil(-allowance / part - OWED_NOTHING)), account=True)
         slot = next(
             (fd for n in range(slots) if (fd := _try_lock(folder / f"slot-{n}")) is not None),
             None,
         )
         if slot is None:
-            raise Busy(max(1, math.ceil(took)), account=False)
-        started = now()
+            raise Busy(1, account=False)
         try:
             yield
         finally:
             _release(slot)
-            took = max(0.0, now() - started)
-            _write_rest(mine, now() + rest * took, took)
+            ended = now()
+            took = max(0.0, ended - started)
+            _write_allowance(mine, _filled(allowance, started, ended, burst, part) - took, ended)
     finally:
         _release(mine)
+
+
+OWED_NOTHING = 1e-6  # seconds: an allowance paid back to 0, give or take a float's rounding

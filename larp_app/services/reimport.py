@@ -20,6 +20,7 @@ from .badges import ensure_badges
 from .characters import apply_sheet, changed_fields, check_sheets, field_changes, record_change
 from .clock import now_utc
 from .events import event_settings
+from .sheet_csv import ShortRow, short_rows_said
 
 ADDED, UPDATED, UNCHANGED = "added", "updated", "unchanged"
 WEB_SOURCES = ("form", "api")  # changes made on the web, not brought by a file
@@ -86,8 +87,10 @@ def web_edits(characters: list[Character]) -> dict[int, dict[str, SheetChange]]:
     return found
 
 
-def plan_import(event: Event, sheets: Any) -> Plan:
-    """What importing ``sheets`` would do, row by row; nothing is saved."""
+def plan_import(event: Event, sheets: Any, short: list[ShortRow] = ()) -> Plan:
+    """What importing ``sheets`` would do, row by row; nothing is saved. ``short``: the
+    spreadsheet's rows with fewer cells than its header (``sheet_csv.read_csv``), whose
+    problems are said as that."""
     if not isinstance(sheets, list) or not sheets:
         return Plan([], [], [rules.Problem("", "not_list")], [])
     existing = list(event.characters)
@@ -123,7 +126,8 @@ def plan_import(event: Event, sheets: Any) -> Plan:
         if key in seen:
             errors.append(rules.Problem(f"[{row}].character", "duplicate", {"got": name}))
         seen.add(key)
-    larp, sheet_errors, warnings = check_sheets(event, stripped)
+    stored = [c.tabletop if c is not None else None for c in matched]
+    larp, sheet_errors, warnings = check_sheets(event, stripped, stored)
     edited = web_edits([c for c in matched if c is not None])
     rows = []
     for raw, character in zip(stripped, matched, strict=True):
@@ -141,14 +145,14 @@ def plan_import(event: Event, sheets: Any) -> Plan:
             ]
             fields = [c.path for c in changes]
             rows.append(RowPlan(UPDATED, raw, character, fields, changes))
-    return Plan(rows, larp, errors + sheet_errors, warnings)
+    return Plan(rows, larp, short_rows_said(errors + sheet_errors, list(short)), warnings)
 
 
-def apply_import(event: Event, sheets: Any, user: User | None) -> Plan:
+def apply_import(event: Event, sheets: Any, user: User | None, short: list[ShortRow] = ()) -> Plan:
     """Add and update as ``plan_import`` says, or nothing at all (InvalidInput lists why)."""
     if event.archived_at is not None:
         raise rules.InvalidInput([rules.Problem("event", "archived")])
-    plan = plan_import(event, sheets)
+    plan = plan_import(event, sheets, short)
     if plan.errors:
         raise rules.InvalidInput(plan.errors)
     now, added = now_utc(), []

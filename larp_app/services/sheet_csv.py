@@ -50,8 +50,9 @@ class Column:
 
     @property
     def key(self) -> str:
-        """The column's name in English: how problems name it (``columns.player``)."""
-        return self.names("en")[0]
+        """The column's name in English, or the key its schema gives it (``x-column-key``):
+        how problems name it (``columns.player``)."""
+        return self.field.node.get("x-column-key") or self.names("en")[0]
 
     def names(self, locale: str) -> list[str]:
         declared = self.field.node.get("x-columns") or {}
@@ -94,10 +95,25 @@ def _by_name(schema: SheetSchema) -> dict[str, Column]:
 # Reading -------------------------------------------------------------------------------------
 
 
-def read_csv(text: str, schema: SheetSchema, locale: str = "en") -> tuple[list[dict], list[int]]:
+@dataclass(frozen=True)
+class ShortRow:
+    """A row with fewer cells than its header names columns: ``missing``, the columns (in the
+    reader's language) that got no cell. Excel leaves a row's empty last cells out; a lost
+    separator shifts every cell after it one column to the left, and only the row's problems
+    tell which it was (``short_rows_said``)."""
+
+    position: int  # of the sheet in the file's list
+    cells: int
+    columns: int
+    missing: tuple[str, ...]
+
+
+def read_csv(
+    text: str, schema: SheetSchema, locale: str = "en", short: list[ShortRow] | None = None
+) -> tuple[list[dict], list[int]]:
     """The sheets of CSV ``text`` and, for each, its row in the spreadsheet (the header is row
     1), empty rows skipped; InvalidInput for bad columns, naming the accepted ones in
-    ``locale``."""
+    ``locale``. ``short``: where each row with fewer cells than the header is noted."""
     text = text.removeprefix("\ufeff")
     try:
         records = list(csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(text)))
@@ -113,7 +129,44 @@ def read_csv(text: str, schema: SheetSchema, locale: str = "en") -> tuple[list[d
     names = [_column(cell, known) for cell in header] + [""] * (width - len(header))
     _check_columns(names, [r for _, r in body], schema, locale)
     sheets = [_read_row(dict(zip(names, cells, strict=False)), schema) for _, cells in body]
+    if short is not None:
+        named = [i for i, name in enumerate(names) if name]
+        columns_count = len(named)
+        by_key = {c.key: c for c in columns(schema)}
+        for position, (_n, cells) in enumerate(body):
+            if len(cells) < columns_count:
+                missing = tuple(
+                    by_key[names[i]].names(locale)[0] if names[i] in by_key else header[i]
+                    for i in named
+                    if i >= len(cells)
+                )
+                short.append(ShortRow(position, len(cells), columns_count, missing))
     return sheets, [n for n, _ in body]
+
+
+def short_rows_said(problems: list[rules.Problem], short: list[ShortRow]) -> list[rules.Problem]:
+    """``problems`` of an import (paths ``[row].field``), each short row that has any said
+    instead as one problem (``[row].cells``: how many cells, where the header has how many,
+    which columns got none): its other problems may all come from a shifted cell. A short row
+    with no problem was only left without its empty last cells."""
+    by_position = {row.position: row for row in short}
+    said: list[rules.Problem] = []
+    done: set[int] = set()
+    for problem in problems:
+        row = _row_of(problem.path)
+        if row not in by_position:
+            said.append(problem)
+        elif row not in done:
+            done.add(row)
+            found = by_position[row]
+            params = {"got": found.cells, "columns": found.columns, "missing": list(found.missing)}
+            said.append(rules.Problem(f"[{row}].cells", "short_row", params))
+    return said
+
+
+def _row_of(path: str) -> int | None:
+    match = re.match(r"\[(\d+)\]", path)
+    return int(match.group(1)) if match else None
 
 
 def _column(heading: str, known: dict[str, Column]) -> str:

@@ -9,7 +9,7 @@ import json
 from typing import Any
 
 from .. import rules
-from .sheet_csv import read_csv
+from .sheet_csv import ShortRow, read_csv
 
 
 def read_json(text: str, label: str = "file") -> Any:
@@ -50,10 +50,11 @@ def decode_upload(data: bytes) -> tuple[str, str]:
 
 
 def read_sheet_file(
-    text: str, filename: str, ruleset: str, locale: str = "en"
+    text: str, filename: str, ruleset: str, locale: str = "en", short: list[ShortRow] | None = None
 ) -> tuple[list[Any], list[int]]:
     """Return the sheets in ``text`` and the row (CSV line, or list position) of each; a CSV
-    file is read in the columns of the rule system ``ruleset``'s sheet schema.
+    file is read in the columns of the rule system ``ruleset``'s sheet schema (``short``:
+    where its rows with fewer cells than the header are noted).
 
     InvalidInput names what could not be read (accepted columns named in ``locale``).
     """
@@ -68,14 +69,14 @@ def read_sheet_file(
         return sheets, list(range(1, len(sheets) + 1))
     if schema is None:
         raise rules.InvalidInput([rules.Problem("file", "no_csv_format", {"ruleset": ruleset})])
-    return read_csv(text, schema, locale)
+    return read_csv(text, schema, locale, short)
 
 
 def read_sheet_bytes(
-    data: bytes, filename: str, ruleset: str, locale: str = "en"
+    data: bytes, filename: str, ruleset: str, locale: str = "en", short: list | None = None
 ) -> tuple[list[Any], list[int], str]:
     """``read_sheet_file`` for a file's bytes, in whichever encoding ``decode_upload`` finds;
     also returns that encoding's name."""
     text, encoding = decode_upload(data)
-    sheets, rows = read_sheet_file(text, filename, ruleset, locale)
+    sheets, rows = read_sheet_file(text, filename, ruleset, locale, short)
     return sheets, rows, encoding

@@ -3,7 +3,7 @@
 from flask import Flask, render_template
 
 from ..extensions import csrf
-from . import display, health, hygiene, rulesets, security, transfer, unavailable
+from . import display, health, hygiene, quick, rulesets, security, transfer, unavailable
 
 
 def register(app: Flask) -> None:
@@ -24,6 +24,7 @@ def register(app: Flask) -> None:
     security.configure(app)
     health.register(app)
     hygiene.configure(app)
+    app.before_request(quick.keep_up)  # what the worker keeps, up to the database's marks
     transfer.configure(app)
     display.register(app)
     unavailable.register(app)

@@ -13,16 +13,13 @@ from wtforms import ValidationError
 
 from .. import rules
 from ..extensions import db
+from ..keeping.known import Caller, known
+from ..keeping.records import state_etag
+from ..keeping.views import Since, views
 from ..messages import problem_message, refusal_message
 from ..models import Character, Event
-from ..rules.wire import state_to_wire
-from ..services.assignments import NotYourEvent, assigned_events, require_event
-from ..services.badges import BadgeRefused, resolve_badge, scan_url, status_url
-from ..services.badges import reissue_badge as reissue_and_commit
-from ..services.character_log import annotated_log
-from ..services.characters import character_with_event, edit_sheet, withdraw
-from ..services.clock import now_utc
-from ..services.conflicts import (
+from ..reads.character_log import annotated_log
+from ..reads.conflicts import (
     Voided,
     dismiss,
     dismissed_mark,
@@ -30,25 +27,54 @@ from ..services.conflicts import (
     voided_in,
     voided_lately,
 )
+from ..reads.exports import export_data
+from ..reads.roster import phone_roster, roster_text
+from ..rules.wire import state_to_wire
+from ..services.assignments import NotYourEvent, assigned_events, require_event
+from ..services.badges import BadgeRefused, resolve_badge, scan_url, status_url
+from ..services.badges import reissue_badge as reissue_and_commit
+from ..services.characters import character_with_event, edit_sheet, withdraw
+from ..services.clock import now_utc
 from ..services.entries import record_entry, state_of
 from ..services.events import archive_event, create_event
-from ..services.exports import export_data
-from ..services.known import Caller, known
 from ..services.reimport import ADDED, apply_import, plan_import
-from ..services.roster import phone_roster, roster_text
-from ..services.snapshots import Since, snapshots, state_etag
 from ..services.sync import sync_one
 from ..services.users import token_digest, user_for_token
 from .display import entry_summary, public_base_url
 from .fair import costly
 from .hygiene import MAX_ID, api_error, http_api_error
-from .openapi import document
+from .openapi import document, query_names
 from .unavailable import batch_cut_short
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
 
 error = api_error
+
+
+@bp.before_request
+def _declared_query_only():
+    """A query parameter the operation does not declare is refused (422), naming the
+    nearest one it does: a misspelt ``sinec`` is never answered as if no ``since`` was
+    asked."""
+    if not request.args or request.url_rule is None:
+        return
+    declared = query_names(request.url_rule.rule, request.method)
+    if declared is None:
+        return
+    checker = rules.Checker()
+    for key in request.args:
+        if key in declared:
+            continue
+        shown = key if len(key) <= 40 else key[:39] + "…"
+        close = rules.nearest(key, declared)
+        if not declared:
+            checker.error(shown, "no_query")
+        elif close is None:
+            checker.error(shown, "unknown_field", allowed=sorted(declared))
+        else:
+            checker.error(shown, "unknown_field_near", nearest=close)
+    checker.raise_if_errors()
 
 
 @bp.errorhandler(rules.InvalidInput)
@@ -77,12 +103,11 @@ def _not_your_event(exc: NotYourEvent):
 
 
 def _known_caller(kind: str, secret: str) -> Caller | None:
-    """The caller as this worker knows them (services/known.py): no account read."""
+    """The caller as this worker knows them (keeping/known.py), up to the marks read for
+    this request (web/quick.py ``keep_up``): no account read."""
     if len(secret) > 200:
         return None
-    facts = known()
-    facts.current(versions=False)
-    return facts.caller(kind, token_digest(secret))
+    return known().caller(kind, token_digest(secret))
 
 
 def _caller(known_only: bool = False):
@@ -107,7 +132,7 @@ def _caller(known_only: bool = False):
 
 def requires(*roles: str, known_only: bool = False):
     """Refuse a request without a valid bearer token or session of one of ``roles``.
-    ``known_only``: the view reads its caller as a ``Caller`` (services/known.py)."""
+    ``known_only``: the view reads its caller as a ``Caller`` (keeping/known.py)."""
 
     def decorate(view):
         @wraps(view)
@@ -265,12 +290,26 @@ def openapi():
     return jsonify(document())
 
 
+EVENT_FIELDS = ("name", "ruleset", "settings")  # what a new event's body may say
+
+
 @bp.post("/events")
 @requires("organiser")
 def post_event():
     body = _json_body()
     if not isinstance(body, dict):
         raise rules.InvalidInput([rules.Problem("body", "not_object")])
+    checker = rules.Checker()
+    for key in body:
+        if key not in EVENT_FIELDS:
+            close = rules.nearest(key, EVENT_FIELDS)
+            if close is None:
+                checker.error(key[:40], "unknown_field", allowed=list(EVENT_FIELDS))
+            else:
+                checker.error(key[:40], "unknown_field_near", nearest=close)
+    if "settings" in body and not isinstance(body["settings"], dict):
+        checker.error("settings", "not_object")  # null too: left out, it is the defaults
+    checker.raise_if_errors()
     event = create_event(body.get("name"), body.get("ruleset"), body.get("settings"))
     db.session.commit()
     return jsonify({"id": event.id, "name": event.name, "ruleset": event.ruleset}), 201
@@ -341,7 +380,7 @@ def roster(event_id: int):
                 ],
             }
         )
-    view = snapshots().view(event, now_utc())
+    view = views().view(event, now_utc())
     since = Since.read(request.args.get("since"))
     etag = f"event-roster.{view.token().text()}"
     if view.unchanged(since, event.version):
@@ -568,7 +607,7 @@ def get_phone_roster():
     locale = str(get_locale())
     events = request.args.get("event")
     event_ids = None
-    if events:
+    if events is not None:  # given, it names events: empty names none, and is refused
         try:
             event_ids = [int(n) for n in events.split(",")]
         except ValueError:
@@ -612,6 +651,15 @@ def post_sync():
     items = body.get("entries") if isinstance(body, dict) else None
     if not isinstance(items, list):
         raise rules.InvalidInput([rules.Problem("entries", "not_list")])
+    # The batch's shape first (its document's): an item that is no object refuses it whole,
+    # before anything is stored; each object is then answered on its own.
+    shapeless = [
+        rules.Problem(f"entries[{row}]", "not_object")
+        for row, item in enumerate(items)
+        if not isinstance(item, dict)
+    ]
+    if shapeless:
+        raise rules.InvalidInput(shapeless)
     # Entries the phone holds for another user: reported, so the organiser sees them, and
     # answered ``held`` (never stored under the caller's name: each must name its author).
     held = body.get("held", [])

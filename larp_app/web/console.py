@@ -17,9 +17,9 @@ from .. import rules
 from ..extensions import db
 from ..messages import refusal_templates
 from ..models import Character
+from ..reads.roster import character_kit, event_kit
 from ..services.assignments import out_of_reach
 from ..services.clock import now_utc
-from ..services.roster import character_kit, event_kit
 from .auth import login_required
 from .display import kind_words
 from .rulesets import ruleset_template

@@ -12,9 +12,8 @@ from flask_babel import gettext as _
 
 from .. import rules
 from ..messages import kind_label, kind_owner, refusal_message, ruleset_text
-from ..services.refusals import refusal_words
-from ..services.roster import original_and_translation as both_languages
-from ..services.words import (
+from ..reads.roster import original_and_translation as both_languages
+from ..reads.words import (
     derived_name,
     figures_shown,
     quantity_name,
@@ -24,6 +23,7 @@ from ..services.words import (
     tracks,
     wound_shown,
 )
+from ..services.refusals import refusal_words
 from .field_names import field_name, problem_line, shown_value, tabletop_rows
 
 

@@ -47,7 +47,8 @@ def costly(when: Callable[[], bool] = lambda: True):
                 with fair_share.costly(
                     _folder(),
                     user.id,
-                    rest=float(config.get("FAIR_SHARE_REST", 3)),
+                    burst=float(config.get("FAIR_SHARE_BURST", 2)),
+                    part=float(config.get("FAIR_SHARE_PART", 0.25)),
                     slots=int(config.get("FAIR_SHARE_SLOTS", 2)),
                 ):
                     return current_app.make_response(view(*args, **kwargs))

@@ -37,6 +37,9 @@ def field_name(path: str, ruleset: str | None = None) -> str:
         named = schema.path_label(path, locale)
         if named:
             return named
+        parent, dot, key = path.rpartition(".")
+        if dot and (of := schema.path_label(parent, locale)):
+            return f"{of} · {key}"  # a field the schema does not declare, in a part it does
     if match := _COLUMN.fullmatch(path):
         name = match.group(1)
         if schema is not None:
@@ -52,6 +55,7 @@ def field_name(path: str, ruleset: str | None = None) -> str:
         "ruleset": _("Rule system"),
         "event": _("Event"),
         "id": _("Character id"),
+        "cells": _("Cells"),
         "": _("Sheets"),
     }
     return shared.get(path, path)
@@ -59,7 +63,7 @@ def field_name(path: str, ruleset: str | None = None) -> str:
 
 def problem_line(problem: rules.Problem, ruleset: str | None = None) -> str:
     """``Caratteristiche · Forza: must be 1–10, got 25``."""
-    return problem_message(problem, field_name(problem.path, ruleset))
+    return problem_message(problem, field_name(problem.path, ruleset), ruleset)
 
 
 def _plain(value: Any) -> str:

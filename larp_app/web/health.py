@@ -1,4 +1,5 @@
-"""For whoever runs the server: /healthz, and one log line per request with its time."""
+"""For whoever runs the server: /healthz, one log line per request with its time, and the
+heartbeat of a worker answering requests (``backup restore`` refuses while it is recent)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from alembic.script import ScriptDirectory
 from flask import Blueprint, Flask, current_app, g, jsonify, request
 
 from ..extensions import db
-from ..services.database_health import schema_problems, write_problem
+from ..services.database_health import beat, schema_problems, write_problem
 
 bp = Blueprint("health", __name__)
 
@@ -78,6 +79,26 @@ def register(app: Flask) -> None:
         request_log.propagate = False
     app.before_request(_start_clock)
     app.after_request(_log_request)
+    app.after_request(_serving)
+
+
+SERVING_BEAT = 10.0  # seconds between a worker's heartbeats, at most one a request
+
+
+def _serving(response):
+    """Once every ``SERVING_BEAT`` seconds, the worker says it serves: written after the
+    answer is sent (the client never waits on it), and counted as beaten only once written
+    (an answer never closed, or a beat the database refused, leaves the next one due)."""
+    beaten = current_app.extensions.setdefault("larp_serving_beat", [-SERVING_BEAT])
+    if time.monotonic() - beaten[0] >= SERVING_BEAT:
+        engine = db.engine
+
+        def serving():
+            if beat(engine, "serving"):
+                beaten[0] = time.monotonic()
+
+        response.call_on_close(serving)
+    return response
 
 
 def _start_clock() -> None:

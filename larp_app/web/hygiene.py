@@ -2,7 +2,9 @@
 
 JSON bodies are read without NaN, ±Infinity, lone surrogates or NUL, and at most a few levels
 deep; JSON is written without NaN. Ids in URLs fit the database's integer column. A NUL byte
-in the path, the query or a form is refused with 400 (PostgreSQL cannot store one).
+in the path, the query or a form is refused with 400 (PostgreSQL cannot store one). Cookie
+lines sent repeated, or longer than one line may be, are refused with 431 (web/quick.py
+finds them, before anything reads them).
 """
 
 from __future__ import annotations
@@ -11,11 +13,14 @@ from typing import Any
 
 from flask import Flask, abort, jsonify, request
 from flask.json.provider import DefaultJSONProvider
-from werkzeug.exceptions import HTTPException
+from flask_babel import gettext as _
+from werkzeug.exceptions import HTTPException, RequestHeaderFieldsTooLarge
 
 from .. import rules
 
 MAX_ID = 2**31 - 1  # PostgreSQL's integer; SQLite's is larger
+# Set in the environ by web/quick.py: why the request's cookies are refused (431).
+COOKIES_REFUSED = "larp.cookies_refused"
 
 
 class StrictJSONProvider(DefaultJSONProvider):
@@ -31,9 +36,34 @@ def configure(app: Flask) -> None:
     app.json_provider_class = StrictJSONProvider
     app.json = StrictJSONProvider(app)
     app.url_value_preprocessor(_bounded_ids)
+    app.before_request(_refuse_cookies)
     app.before_request(_refuse_nul)
-    for code in (400, 404, 405, 413, 429):
+    for code in (400, 404, 405, 413, 429, 431):
         app.register_error_handler(code, _api_or_page)
+
+
+class CookiesRefused(RequestHeaderFieldsTooLarge):
+    code_name = "cookies_refused"
+
+    def __init__(self, reason: str):
+        words = {
+            "repeated": _("the Cookie header was sent more than once"),
+            "too_large": _("the Cookie header is too long"),
+        }[reason]
+        super().__init__(
+            _(
+                "The request's cookies were refused (%(reason)s): clear this site's cookies.",
+                reason=words,
+            )
+        )
+        self.fields = {"Cookie": words}
+
+
+def _refuse_cookies() -> None:
+    """Cookie lines repeated or too long (web/quick.py says which): 431, nothing read."""
+    reason = request.environ.get(COOKIES_REFUSED)
+    if reason is not None:
+        raise CookiesRefused(reason)
 
 
 def _bounded_ids(endpoint: str | None, values: dict[str, Any] | None) -> None:
@@ -65,7 +95,7 @@ def api_error(status: int, code: str, message: str, fields: dict | None = None):
 def http_api_error(exc: HTTPException):
     """An HTTP error as the API's documented JSON error."""
     code = getattr(exc, "code_name", None) or (exc.name or "error").lower().replace(" ", "_")
-    response = api_error(exc.code or 500, code, exc.description or "")
+    response = api_error(exc.code or 500, code, exc.description or "", getattr(exc, "fields", None))
     if exc.code == 405 and exc.valid_methods:
         response[0].headers["Allow"] = ", ".join(exc.valid_methods)
     retry = dict(exc.get_headers()).get("Retry-After")
@@ -81,4 +111,13 @@ def _api_or_page(exc: HTTPException):
         from flask import render_template
 
         return render_template("errors/error.html", code=exc.code, error=exc), exc.code
+    retry = dict(exc.get_headers()).get("Retry-After")
+    if exc.code == 429 and retry and retry.isdigit():
+        # A page made to wait its turn waits and asks again by itself, saying why.
+        from flask import render_template
+
+        page = render_template(
+            "errors/error.html", code=429, message=exc.description, seconds=int(retry)
+        )
+        return page, 429, {"Retry-After": retry, "Cache-Control": "no-store"}
     return exc

@@ -8,18 +8,24 @@ tests/web/test_openapi.py checks the document against the app's routes and valid
 from __future__ import annotations
 
 import copy
+import re
+from functools import cache
 from typing import Any
 
 from .. import rules
 from ..rules.kinds import SHARED
+from ..services.badges import SCAN_VERSION
 
 _ERROR = {"$ref": "#/components/schemas/Error"}
+# An instant a client sends: ISO-8601 with its offset, of the years 1900-2999 (the app reads
+# no other: larp_app/rules/timeutil.py).
+_INSTANT = {"type": "string", "format": "date-time", "pattern": "^(19|2[0-9])[0-9][0-9]-"}
 _ID = {"name": "id", "in": "path", "required": True, "schema": {"type": "integer"}}
 _AT = {
     "name": "at",
     "in": "query",
     "required": False,
-    "schema": {"type": "string", "format": "date-time"},
+    "schema": _INSTANT,
     "description": "The instant asked for (default: now).",
 }
 _SINCE = {
@@ -46,6 +52,13 @@ _NAME = {
     "pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f]*[^\\s\\u0000-\\u001f\\u007f-\\u009f]"
     "[^\\u0000-\\u001f\\u007f-\\u009f]*$",
 }
+# A line of text that may be empty: no control characters.
+_LINE = {"type": "string", "pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f]*$"}
+# Text of several lines: line breaks and tabs, no other control character.
+_LINES = {
+    "type": "string",
+    "pattern": "^[^\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f]*$",
+}
 _NOT_MODIFIED = {"304": {"description": "Nothing changed since the version held"}}
 
 
@@ -59,7 +72,10 @@ def _errors(*codes: int) -> dict:
         404: "Not found",
         409: "Refused by the rules (the code says why); kept, and answered alike if sent again",
         413: "Request body too large",
-        422: "Malformed input",
+        414: "The request line (method, path and query) is longer than the server reads "
+        "(4,094 bytes): request_line_too_long",
+        422: "Malformed input (a query parameter the operation does not declare too, "
+        "naming the nearest one)",
         429: "Too many requests from this account: wait Retry-After seconds (refused badge "
         "lookups; costly reads beyond the account's fair share)",
         503: "The database cannot be reached: nothing stored; try again after Retry-After",
@@ -155,6 +171,13 @@ _ROUTES: dict[str, Any] = {
                     "saves": {"type": "string", "enum": ["app", "referee"]},
                     "roster_max_age_minutes": {"type": "integer", "minimum": 1, "maximum": 1440},
                     "entry_max_age_hours": {"type": "integer", "minimum": 1, "maximum": 720},
+                    "seed": {**_LINE, "maxLength": 100},
+                    "secret": {
+                        **_LINE,
+                        "maxLength": 200,
+                        "description": "The dice's secret (made for a new event when not "
+                        "given; never shown again).",
+                    },
                 },
             },
             "Sheet": {
@@ -197,6 +220,14 @@ _ROUTES: dict[str, Any] = {
                         "schema": {"type": "integer", "minimum": 1, "maximum": 2**31 - 1},
                         "description": "Refuse a badge of another event.",
                     },
+                    {
+                        "name": "v",
+                        "in": "query",
+                        "required": False,
+                        "schema": {"type": "string", "enum": [SCAN_VERSION]},
+                        "description": "A whole scanned badge URL sent unencoded brings its "
+                        "own format's version (``/b/SECRET?v=1``).",
+                    },
                 ],
                 "responses": {"200": _json(_OBJECT), **_errors(401, 403, 404, 422, 429)},
             }
@@ -217,6 +248,7 @@ _ROUTES: dict[str, Any] = {
                             "schema": {
                                 "type": "object",
                                 "required": ["name", "ruleset"],
+                                "additionalProperties": False,
                                 "properties": {
                                     "name": _NAME,
                                     "ruleset": {"type": "string", "enum": ["RULESETS"]},
@@ -458,39 +490,43 @@ def _entry_schema(kind: rules.EntryKind) -> dict[str, Any]:
     properties: dict[str, Any] = {
         "id": {"type": "string", "format": "uuid"},
         "kind": {"type": "string", "enum": [kind.key]},
-        "at": {"type": "string", "format": "date-time"},
-        "sent_at": {
-            "type": "string",
-            "format": "date-time",
-            "description": "The phone's clock when it sent the entry.",
-        },
+        "at": _INSTANT,
+        "sent_at": {**_INSTANT, "description": "The phone's clock when it sent the entry."},
     }
     properties["author"] = {
-        "type": "string",
+        **_LINE,
         "description": "Who logged it: the caller, or the entry is refused (403 "
         "not_the_author) and kept as held until its author sends it.",
     }
+    properties["referee"] = {**_LINE, "deprecated": True, "description": "author"}
     required = ["id", "kind", "at"]
     for field in kind.fields():
+        text = (_LINES if field.multiline else _LINE) if field.type == "string" else {}
         properties[field.name] = {
             "type": field.type,
+            **text,
             **({"nullable": True} if field.nullable else {}),
         }
         if field.required:
             required.append(field.name)
+    for old, name in kind.cls.formerly.items():  # still read, as the field it became
+        properties[old] = {**properties[name], "deprecated": True, "description": name}
     roles = " or ".join(sorted(kind.roles))
     return {
         "type": "object",
         "required": required,
         "properties": properties,
+        # A field its kind does not declare is refused (422), naming the nearest one.
+        "additionalProperties": False,
         "description": f"{kind.key}: logged by {roles}.",
     }
 
 
 # What any operation may answer besides its own: a NUL character in the request (400), no
-# or a bad token (401), the caller's role or events (403), a body too large (413), the
-# account's fair share used up (429), the database out of reach (503).
-_ANY = (400, 401, 403, 413, 429, 503)
+# or a bad token (401), the caller's role or events (403), a body too large (413), a request
+# line too long (414), a query parameter it does not declare (422), the account's fair share
+# used up (429), the database out of reach (503).
+_ANY = (400, 401, 403, 413, 414, 422, 429, 503)
 
 
 def document() -> dict[str, Any]:
@@ -525,3 +561,25 @@ def document() -> dict[str, Any]:
         "discriminator": {"propertyName": "kind", "mapping": refs},
     }
     return doc
+
+
+_PLACEHOLDER = re.compile(r"\{[^}]*\}|<[^>]*>")
+
+
+@cache
+def _query_names() -> dict[tuple[str, str], frozenset[str]]:
+    """Each operation's query parameters, by its path's shape (``/characters/{}/state``)
+    and method."""
+    names = {}
+    for path, operations in _ROUTES["paths"].items():
+        for method, operation in operations.items():
+            declared = (p["name"] for p in operation.get("parameters", ()) if p["in"] == "query")
+            names[(_PLACEHOLDER.sub("{}", path), method.upper())] = frozenset(declared)
+    return names
+
+
+def query_names(rule: str, method: str) -> frozenset[str] | None:
+    """The query parameters the document declares for the route ``rule`` (Flask's, under
+    ``/api/v1``) and ``method``; None for a route the document does not describe."""
+    shape = _PLACEHOLDER.sub("{}", rule.removeprefix(_ROUTES["servers"][0]["url"]))
+    return _query_names().get((shape, "GET" if method == "HEAD" else method))

@@ -10,15 +10,15 @@ from flask import Blueprint, Response, jsonify, render_template, request
 from flask_babel import get_locale
 
 from .. import rules
+from ..keeping.records import state_etag
 from ..models import Character, Event
+from ..reads.roster import in_language
 from ..rules import get_ruleset
 from ..services.badges import character_for_player
 from ..services.characters import larp_sheet
 from ..services.clock import now_utc
 from ..services.entries import state_of
 from ..services.events import status_catalogue
-from ..services.roster import in_language
-from ..services.snapshots import state_etag
 from ..tokens import SECRET_LENGTH
 
 bp = Blueprint("player", __name__, url_prefix="/p")

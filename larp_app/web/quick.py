@@ -3,36 +3,55 @@
 A console's state, a player's page, a phone's roster and the board poll every few seconds
 with the ETag of the answer they hold; nearly every poll changed nothing. This middleware in
 front of the app answers those 304 Not Modified from what the worker already knows: who the
-caller is and what they may read (services/known.py, checked against the database's marks
+caller is and what they may read (keeping/known.py, checked against the database's marks
 with one tiny query), the character's or the event's version, and the instant of its next
-change by time alone (services/snapshots.py). No request context, session, user or ORM
-object is made, and nothing is folded.
+change by time alone (keeping/records.py, keeping/views.py). No request context, session,
+user or ORM object is made, and nothing is folded.
 
 The tag compared is the full path's own (web/api.py, web/player.py, web/organiser/board.py),
 built from the same facts; the answer carries the full path's headers. Anything this does not
 know for certain (a caller never seen, a state this worker has not folded at its version, a
 tag that does not match, a session cookie signed over an hour ago, which the full path signs
 again) goes to the full path, which answers in words.
+
+Nothing is kept for a request that has not proven who it is: a session cookie is kept
+(parsed, to skip its signature's check next time) only once its signature checked and its
+session is known open, and an ``Accept-Language`` header only for a caller known, or a
+player link found; what is kept is bounded in bytes, the oldest going first, and forgotten
+with the callers whenever the accounts mark moves. Junk from a stranger costs its parse and
+nothing after. Cookie lines sent repeated (a server joins them into one header) or longer
+than any one line may be are refused before anything reads them: gunicorn's workers see
+the lines themselves (larp_app/serving.py ``pre_request`` marks the request); any server
+joins them with a comma, seen here; Flask answers 431 in the caller's words
+(web/hygiene.py).
+
+Every request reads the database's marks once (keeping/known.py): a quick answer reads
+them itself, and ``keep_up`` reads them before Flask reads anything else for a request
+left to it, so no cache is read under marks older than the request.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Callable, Iterable
 from datetime import timedelta
 from urllib.parse import parse_qs
 
-from flask import Flask
+from flask import Flask, request
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header, parse_cookie
 
+from ..keeping.known import REFUSALS, Known, known_for
+from ..keeping.records import RECORDS, kept_state_tag
+from ..keeping.views import VIEWS, kept_view_token
 from ..services import clock
-from ..services.known import Known, known_for
-from ..services.snapshots import kept_state_tag, kept_view_token
+from ..services.assignments import reach
 from ..services.users import token_digest
 from ..tokens import SECRET_LENGTH, digest
 from .health import _now_text, request_log
+from .hygiene import COOKIES_REFUSED as REFUSED
 from .hygiene import MAX_ID
 from .i18n import pick_locale
 from .security import CSP, HSTS
@@ -42,13 +61,27 @@ log = logging.getLogger(__name__)
 # A session cookie signed longer ago than this is left to the full path, which signs it
 # again (a phone that only ever polls stays logged in: PERMANENT_SESSION_LIFETIME).
 FRESH_COOKIE = timedelta(hours=1)
-KEPT = 20_000  # cookie headers and language headers remembered, at most
+# What the proven cookie headers kept may take, and the language headers kept, in bytes
+# (a phone's cookie header is a few hundred bytes: thousands of phones), and the longest
+# header of either that is kept at all.
+KEPT_COOKIE_BYTES = 2 * 1024 * 1024
+KEPT_ACCEPT_BYTES = 128 * 1024
+LONGEST_KEPT = 4096
+OVERHEAD = 400  # bytes a kept header costs besides its text: its key, the parsed value
+# One header line, at most (gunicorn's limit_request_field_size): a longer Cookie header is
+# repeated lines joined by the server.
+MAX_COOKIE = 8190
+# Set in the environ: that this request read the database's marks already.
+MARKS_READ = "larp.marks_read"
+COOKIE_READ = "larp.cookie_read"  # the session cookie as this request read it
+REFUSED_HEADER = "HTTP_LARP_COOKIES_REFUSED"  # set by serving.py's pre_request
 
 STATE_PREFIX, STATE_SUFFIX = "/api/v1/characters/", "/state"
 PLAYER_PREFIX, PLAYER_SUFFIX = "/p/", "/live.json"
 BOARD_PREFIX, BOARD_SUFFIX = "/events/", "/board.json"
 ROSTER = "/api/v1/roster"
 VARY = "Accept-Encoding, Cookie"  # an answer in the language the session cookie may choose
+STAFF = ("organiser", "referee")  # who may poll a state or a roster (web/api.py requires)
 
 
 def _number(text: str) -> int | None:
@@ -60,6 +93,54 @@ def _holds(if_none_match: str, etag: str) -> bool:
     return f'"{etag}"' in if_none_match
 
 
+def cookies_refused(environ: dict, session_cookie: str) -> str | None:
+    """Why the request's Cookie header is refused (``repeated``: lines sent more than once,
+    each naming the session; ``too_large``: longer than one line may be), or None."""
+    marked = environ.get(REFUSED_HEADER)
+    if marked:
+        return "too_large" if marked == "too_large" else "repeated"
+    header = environ.get("HTTP_COOKIE")
+    if not header:
+        return None
+    if len(header) > MAX_COOKIE:
+        return "too_large"
+    if "," in header:  # lines joined by the server (a browser sends one line)
+        lines = [line for line in header.split(",") if session_cookie in parse_cookie(line)]
+        if len(lines) > 1:
+            return "repeated"
+    return None
+
+
+class Kept:
+    """Parsed headers of requests that proved who they are, bounded in bytes: the oldest
+    kept goes first. Read without a lock; kept under one."""
+
+    def __init__(self, budget: int):
+        self.budget = budget
+        self.items: dict[str, tuple] = {}
+        self.bytes = 0
+        self._lock = threading.Lock()
+
+    def get(self, key: str):
+        found = self.items.get(key)
+        return None if found is None else found[0]
+
+    def keep(self, key: str, value) -> None:
+        if len(key) > LONGEST_KEPT or key in self.items:
+            return
+        cost = 2 * len(key) + OVERHEAD
+        with self._lock:
+            while self.items and self.bytes + cost > self.budget:
+                oldest = next(iter(self.items))
+                self.bytes -= self.items.pop(oldest)[1]
+            self.items[key] = (value, cost)
+            self.bytes += cost
+
+    def clear(self) -> None:
+        with self._lock:
+            self.items, self.bytes = {}, 0
+
+
 class QuickAnswers:
     """The WSGI middleware (see the module's words)."""
 
@@ -67,16 +148,27 @@ class QuickAnswers:
         self.app = app
         self.wsgi_app = wsgi_app
         self._known: Known | None = None
-        self._cookies: dict[str, tuple[dict, float] | None] = {}
-        self._accepts: dict[str, LanguageAccept] = {}
+        self._cookies = Kept(KEPT_COOKIE_BYTES)  # header -> (session data, signed at)
+        self._accepts = Kept(KEPT_ACCEPT_BYTES)  # header -> LanguageAccept
 
     @property
     def known(self) -> Known:
         if self._known is None:
-            self._known = known_for(self.app)
+            known = known_for(self.app)
+            known.also_forget(self._cookies.clear, accounts=True)  # a session ended, ...
+            self._known = known
         return self._known
 
+    def kept_bytes(self) -> int:
+        """What the kept headers take, in bytes, as they are counted against the bounds."""
+        return self._cookies.bytes + self._accepts.bytes
+
     def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
+        refused = cookies_refused(environ, self.app.config["SESSION_COOKIE_NAME"])
+        if refused is not None:  # nothing reads them: Flask refuses in words (431)
+            environ.pop("HTTP_COOKIE", None)
+            environ[REFUSED] = refused
+            return self.wsgi_app(environ, start_response)
         if environ.get("REQUEST_METHOD") == "GET":
             started = time.perf_counter()
             try:
@@ -118,14 +210,14 @@ class QuickAnswers:
     def _state(self, environ, held, character_id):
         """web/api.py ``get_state``: the state's tag, the caller's id and dismissals."""
         caller = self._caller(environ)
-        if caller is None:
+        if caller is None or caller.role not in STAFF:
             return None
         known = self.known
         character = known.character(character_id)
         event = None if character is None else known.event(character.event_id)
-        if event is None or not caller.reads(character.event_id, event.archived):
+        if event is None or reach(caller.role, caller.worked, character.event_id, event.archived):
             return None
-        tag = kept_state_tag(self._kept(), character_id, character.version, clock.now_utc())
+        tag = kept_state_tag(self._records(), character_id, character.version, clock.now_utc())
         if tag is None:
             return None
         etag = f"{tag}.u{caller.user_id}.d{caller.dismissed}"
@@ -141,14 +233,14 @@ class QuickAnswers:
         session = self._session(environ)
         if session is False:
             return None
-        self.known.current()
+        self._current(environ)
         character = self.known.player(digest(secret.upper()))
         if character is None:
             return None
         locale = self._locale(environ, session)
         if locale is None:
             return None
-        tag = kept_state_tag(self._kept(), character.id, character.version, clock.now_utc())
+        tag = kept_state_tag(self._records(), character.id, character.version, clock.now_utc())
         if tag is None:
             return None
         etag = f"player.{locale}.{tag}"
@@ -169,13 +261,13 @@ class QuickAnswers:
         if asked or len(since) > 1 or len(events) > 1 or (since[0] is None and not held):
             return None
         caller = self._caller(environ)
-        if caller is None or caller.role not in ("organiser", "referee"):
+        if caller is None or caller.role not in STAFF:
             return None
         known = self.known
         worked = sorted(
             event_id
             for event_id, facts in known.events.items()
-            if not facts.archived and caller.reads(event_id, facts.archived)
+            if not facts.archived and not reach(caller.role, caller.worked, event_id, False)
         )
         if events[0] is not None:
             ids = [_number(n) for n in events[0].split(",")]
@@ -185,13 +277,13 @@ class QuickAnswers:
         if not worked:
             return None
         now = clock.now_utc()
-        kept = self._kept()
+        kept = self._views()
         tokens = [kept_view_token(kept, n, known.events[n].version, now) for n in worked]
         if any(t is None for t in tokens):
             return None
         locale = self._locale(environ, self._session(environ) or {}, caller)
         views = ",".join(f"{n}:{t.text()}" for n, t in zip(worked, tokens, strict=True))
-        token = f"{locale}|{views}"  # as services/roster.py names it
+        token = f"{locale}|{views}"  # as reads/roster.py names it
         etag = f"roster.{locale}.{token}"
         if since[0] == token or (held and _holds(held, etag)):
             return etag, [("Cache-Control", "no-cache"), ("Vary", VARY)]
@@ -207,19 +299,27 @@ class QuickAnswers:
         event = known.event(event_id)
         if event is None:
             return None
-        token = kept_view_token(self._kept(), event_id, event.version, clock.now_utc())
+        token = kept_view_token(self._views(), event_id, event.version, clock.now_utc())
         if token is None:
             return None
         locale = self._locale(environ, self._session(environ) or {}, caller)
-        etag = f"board.{locale}.{token.text()}.{known.newest_refusal(event_id)}"
+        etag = f"board.{locale}.{token.text()}.{known.marks[REFUSALS]}"
         return (
             (etag, [("Cache-Control", "no-cache"), ("Vary", VARY)]) if _holds(held, etag) else None
         )
 
     # --- who asks, in which language ----------------------------------------------------
 
-    def _kept(self):
-        return self.app.extensions.get("larp_snapshots")
+    def _records(self):
+        return self.app.extensions.get(RECORDS)
+
+    def _views(self):
+        return self.app.extensions.get(VIEWS)
+
+    def _current(self, environ) -> None:
+        """What is known, brought up to the database's marks, once for this request."""
+        self.known.current()
+        environ[MARKS_READ] = True
 
     def _caller(self, environ, cookie_only: bool = False):
         """The caller of a bearer token or of the session cookie, with what is known
@@ -234,27 +334,36 @@ class QuickAnswers:
             kind, secret = "session", session["sid"]
         if len(secret) > 200:
             return None
-        self.known.current()
-        return self.known.caller(kind, token_digest(secret))
+        self._current(environ)
+        caller = self.known.caller(kind, token_digest(secret))
+        if caller is not None and kind == "session":
+            self._keep_cookie(environ)
+        return caller
 
     def _session(self, environ) -> dict | bool:
         """The session cookie's data ({} without one); False when it cannot be trusted
-        here (badly signed, expired, or signed too long ago: the full path decides)."""
+        here (badly signed, expired, or signed too long ago: the full path decides). A
+        cookie read here is kept only once its session is known open (``_keep_cookie``)."""
         header = environ.get("HTTP_COOKIE")
         if not header:
             return {}
         kept = self._cookies.get(header)
         if kept is None:
-            kept = self._read_cookie(header)
-            if len(self._cookies) >= KEPT:
-                self._cookies.clear()
-            self._cookies[header] = kept
+            kept = environ.get(COOKIE_READ)  # read before in this request
+            if kept is None:
+                kept = environ[COOKIE_READ] = self._read_cookie(header)
         if kept is False:
             return False
         data, signed = kept
         if signed and time.time() - signed > FRESH_COOKIE.total_seconds():
             return False
         return data
+
+    def _keep_cookie(self, environ) -> None:
+        """The request's cookie, read here, names an open session: kept from now on."""
+        read = environ.get(COOKIE_READ)
+        if read:  # (neither False nor kept already)
+            self._cookies.keep(environ["HTTP_COOKIE"], read)
 
     def _read_cookie(self, header: str):
         app = self.app
@@ -276,7 +385,8 @@ class QuickAnswers:
 
     def _locale(self, environ, session: dict, caller=None) -> str | None:
         """web/i18n.py ``select_locale``: the switcher's choice, else the logged-in user's
-        stored language, else the browser's. None: a session whose user is not known."""
+        stored language, else the browser's. None: a session whose user is not known.
+        Asked only once the request proved who it is (a caller, a player link)."""
         config = self.app.config
         if (
             caller is None
@@ -286,13 +396,12 @@ class QuickAnswers:
             caller = self.known.caller("session", token_digest(session["sid"]))
             if caller is None:
                 return None  # an ended session: the full path clears the cookie
+            self._keep_cookie(environ)
         header = environ.get("HTTP_ACCEPT_LANGUAGE", "")
         accept = self._accepts.get(header)
         if accept is None:
             accept = parse_accept_header(header, LanguageAccept)
-            if len(self._accepts) >= KEPT:
-                self._accepts.clear()
-            self._accepts[header] = accept
+            self._accepts.keep(header, accept)
         return pick_locale(
             session.get("lang"),
             None if caller is None else caller.language,
@@ -328,3 +437,20 @@ class QuickAnswers:
                 (time.perf_counter() - started) * 1000,
             )
         return []
+
+
+def keep_up() -> None:
+    """Before Flask reads anything for a request the quick answers left to it: what the
+    worker keeps, brought up to the database's marks (once a request; a failure to read
+    them forgets everything, as their moving would)."""
+    if request.environ.get(MARKS_READ) or request.endpoint == "static":
+        return
+    from ..keeping.known import known
+
+    kept = known()
+    try:
+        kept.current(versions=False)
+        request.environ[MARKS_READ] = True
+    except Exception as failure:  # the request's own reads answer, and log, for the database
+        log.debug("marks not read, everything kept forgotten: %r", failure)
+        kept.forget_everything()

@@ -53,7 +53,7 @@ def set_up_the_event(page, base, organiser) -> str:
     page.get_by_role("link", name="Importar fichas").click()
     page.get_by_label("…o pega").fill(json.dumps([SHEET]))
     page.get_by_role("button", name="Vista previa").click()
-    page.get_by_role("button", name="Importar 1 personaje").click()
+    page.get_by_role("button", name="Añadir 1 personaje").click()
     expect(page.get_by_role("link", name="Maurick")).to_be_visible()
     page.get_by_role("link", name="Credenciales").click()
     expect(page.get_by_role("heading", level=1)).to_contain_text("Credenciales")

@@ -76,9 +76,9 @@ def test_an_athkri_event_from_spanish_spreadsheets_to_the_form_and_one_printed_p
     template = Path(download.value.path()).read_bytes()
     assert template.decode("utf-8-sig").startswith("jugador;personaje;facción;físico;")
     page.goto(event_url)
-    import_file(page, cast_file(tmp_path, "uno.csv", FIRST_FILE, "utf-8-sig"), "Importar 2")
+    import_file(page, cast_file(tmp_path, "uno.csv", FIRST_FILE, "utf-8-sig"), "Añadir 2")
     page.goto(event_url)
-    import_file(page, cast_file(tmp_path, "dos.csv", SECOND_FILE, "cp1252"), "Importar 1")
+    import_file(page, cast_file(tmp_path, "dos.csv", SECOND_FILE, "cp1252"), "Añadir 1")
     with app.app_context():
         ines = db.session.scalar(db.select(Character).where(Character.player == "Niccolò Carrà"))
         assert ines.name == "Doña Inés Peñalver"

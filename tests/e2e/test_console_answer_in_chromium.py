@@ -156,6 +156,7 @@ def test_the_answer_never_covers_the_header_in_every_language_both_rule_systems_
     base = server.url
     context = browser.new_context(viewport={"width": width, "height": height}, **HAND)
     page = context.new_page()
+    page.clock.install()  # the page's timers run as ever, and can be run ahead
     page.goto(f"{base}/login?next=/scan")
     page.fill("input[name=username]", "referee")
     page.fill("input[name=password]", "referee-demo")
@@ -174,7 +175,7 @@ def test_the_answer_never_covers_the_header_in_every_language_both_rule_systems_
             box = answer(page, "error")
             problems += look(page, ruleset, f"{where}, ✖")
             if not timed:
-                page.wait_for_timeout(3500)
+                page.clock.run_for(3500)  # a ✓ would be gone by now
                 expect(box).to_be_visible()  # a ✖ stays until tapped
             box.tap()
             expect(box).to_be_hidden()

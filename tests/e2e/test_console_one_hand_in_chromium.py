@@ -290,6 +290,7 @@ def test_a_refusal_is_one_red_message_in_words_until_dismissed(app, server, brow
     character_id = next(iter(cast))
     context = hand(browser, 360, 740)
     page = context.new_page()
+    page.clock.install()  # the page's timers run as ever, and can be run ahead
     log_in(page, base)
     open_console(page, base, character_id)
     log_on_server(app, character_id, kind="kill", reason="test")  # the phone does not know yet
@@ -299,7 +300,7 @@ def test_a_refusal_is_one_red_message_in_words_until_dismissed(app, server, brow
     expect(feedback).to_contain_text("✖")
     expect(feedback).to_contain_text("morto")
     expect(page.locator("[data-feedback]:visible")).to_have_count(1)
-    page.wait_for_timeout(3500)  # a green ✓ would be gone by now: a red one stays
+    page.clock.run_for(3500)  # a green ✓ would be gone by now: a red one stays
     expect(feedback).to_be_visible()
     feedback.get_by_role("button", name="OK").tap()
     expect(feedback).to_be_hidden()

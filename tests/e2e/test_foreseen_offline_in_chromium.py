@@ -107,7 +107,9 @@ def back_online(page, server):
         outbox(page)
     )
     expect(page.locator(".console")).to_have_attribute("data-preview", "false", timeout=15_000)
-    page.wait_for_timeout(2500)  # the console's poll: the server's state now
+    with page.expect_response(lambda r: r.url.endswith("/state"), timeout=15_000) as polled:
+        pass  # the console's next poll: the server's state now
+    polled.value.finished()
     return screen(page)
 
 

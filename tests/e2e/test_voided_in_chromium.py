@@ -65,5 +65,7 @@ def test_a_late_offline_kill_voids_a_hit_and_the_hit_authors_console_says_so_unt
         assert judged_state(db.session.get(Character, character["id"]), now_utc()).wound == "dead"
     phone.reload()
     expect(phone.locator("[data-hp]")).not_to_have_text("–")
-    phone.wait_for_timeout(3000)  # a poll or two: the dismissed entry does not come back
+    for _ in range(2):  # a poll or two: the dismissed entry does not come back
+        with phone.expect_response(lambda r: r.url.endswith("/state"), timeout=15_000):
+            pass
     expect(feedback).not_to_contain_text("Non conta più")

@@ -188,7 +188,7 @@ def test_ex_nihilo_entries_that_athkri_lacks_are_refused_by_name(kind, fields):
 
 
 def test_a_referee_asks_for_a_1o3d10_and_the_app_rolls_it_from_the_seed():
-    log = [entry("dice", 1, bonus=4, target=12)]
+    log = [entry("dice", 1, bonus=4, difficulty=12)]
     [roll] = state(log, 1).extra["rolls"]
     assert (roll["what"], roll["keep"], roll["bonus"], roll["target"]) == ("dice", "middle", 4, 12)
     assert roll["kept"] == sorted(roll["dice"])[1] and roll["total"] == roll["kept"] + 4
@@ -216,7 +216,7 @@ def test_a_stable_character_rolls_at_the_level_asked():
 
 @pytest.mark.parametrize(
     ("fields", "path"),
-    [({"level": 2}, "level"), ({"bonus": "4"}, "bonus"), ({"target": 0}, "target")],
+    [({"level": 2}, "level"), ({"bonus": "4"}, "bonus"), ({"difficulty": 0}, "difficulty")],
 )
 def test_a_bad_1o3d10_entry_names_its_field(fields, path):
     with pytest.raises(InvalidInput) as caught:

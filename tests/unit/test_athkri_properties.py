@@ -51,7 +51,7 @@ KINDS = {
     "coup_de_grace": st.builds(CoupDeGrace),
     "kill": st.builds(Kill),
     "revive": st.builds(Revive, hp=st.one_of(st.none(), st.integers(0, 5))),
-    "dice": st.builds(DiceRoll, bonus=st.integers(0, 4), target=st.just(12)),
+    "dice": st.builds(DiceRoll, bonus=st.integers(0, 4), difficulty=st.just(12)),
     "roll": st.builds(CheckRoll, key=st.sampled_from(["confundido", "dano_continuo"])),
 }
 MIX = (

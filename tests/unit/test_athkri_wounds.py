@@ -175,7 +175,7 @@ def test_a_big_blow_on_a_character_asleep_after_stabilising_calls_the_save_at_13
 def test_enfermo_lowers_a_1o3d10_by_two_and_the_roll_says_so():
     """ "Cuando un personaje se encuentra Enfermo, sufre una penalización -2 a todas sus
     Tiradas"."""
-    log = [entry("status_on", 0, key="enfermo"), entry("dice", 1, bonus=4, target=12)]
+    log = [entry("status_on", 0, key="enfermo"), entry("dice", 1, bonus=4, difficulty=12)]
     [roll] = state(log, 1).extra["rolls"]
     assert roll["modifiers"] == [{"key": "enfermo", "value": -2}]
     assert roll["total"] == roll["kept"] + 4 - 2
@@ -244,7 +244,7 @@ def test_agarrado_rolls_fisico_plus_aguante_against_the_difficulty_and_frees_on_
     """ "cada Turno ha de realizar una Tirada enfrentada de Físico + Aguante contra el Ataque
     cuerpo a cuerpo (u otra Dificultad asignada por el Director de juego)"."""
     aguante = dict((s["key"], s["grade"]) for s in SHEET.details["skills"]).get("aguante", 0)
-    log = [entry("status_on", 0, key="agarrado"), entry("roll", 1, key="agarrado", target=16)]
+    log = [entry("status_on", 0, key="agarrado"), entry("roll", 1, key="agarrado", difficulty=16)]
     s = state(log, 1)
     [roll] = s.extra["rolls"]
     assert (roll["bonus"], roll["target"]) == (4 + aguante, 16)

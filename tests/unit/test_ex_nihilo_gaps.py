@@ -68,3 +68,69 @@ def test_the_larp_sheet_carries_the_stagger_and_coup_de_grace_rules_in_italian()
     assert "barcollare" in rules["stagger"]["text"]["it"]
     assert "3 secondi" in rules["coup_de_grace"]["text"]["it"]
     assert rules["coup_de_grace"]["text"]["en"] and rules["stagger"]["text"]["es"]
+
+
+def _in_armour(weight: str, corpo: int):
+    return convert_sheet(
+        {
+            **RAW,
+            "attributes": {**RAW["attributes"], "corpo": corpo},
+            "armour": {**RAW["armour"], "weight": weight},
+        }
+    )
+
+
+def test_a_breaking_blow_is_compared_with_the_worn_armours_points_not_with_armatura_too():
+    """README.md, Wounds: "the armour compared and destroyed is the worn one; Corpo's
+    Armatura +X is the character's own and stays". Light armour (1) with Corpo 13 (Armatura
+    +1): a blow of 2 is twice the worn armour and breaks it, the armour taking it whole."""
+    light = _in_armour("leggera", 13)
+    assert (light.hp_max, light.ap_max) == (2, 2)
+    s = state_at(light, BREAKS, [entry("hit", damage=2)], T0).state
+    assert (s.hp, s.ap, s.armour_destroyed) == (2, 1, True)
+
+
+def test_a_damage_six_blow_breaks_heavy_armour_with_corpo_twenty_and_leaves_every_point():
+    """Heavy armour (3) with Corpo 20 (Armatura +2): a blow of 6 is twice the worn 3, so the
+    armour is destroyed and takes the blow (hp 3), Armatura's 2 points stay; compared with
+    worn + Armatura (5) it would have been absorbed 5 and left hp 2."""
+    heavy = _in_armour("pesante", 20)
+    assert (heavy.hp_max, heavy.ap_max) == (3, 5)
+    s = state_at(heavy, BREAKS, [entry("hit", damage=6)], T0).state
+    assert (s.hp, s.ap, s.armour_destroyed) == (3, 2, True)
+
+
+def test_worn_armour_takes_blows_before_armatura_and_once_used_up_breaks_no_more():
+    """The worn armour is struck first: after a blow of 3 on heavy armour (3) with Corpo 20,
+    only Armatura's 2 are left, which no blow destroys."""
+    heavy = _in_armour("pesante", 20)
+    log = [entry("hit", damage=3), entry("hit", 1, damage=4)]
+    s = state_at(heavy, BREAKS, log, T0 + timedelta(seconds=1)).state
+    assert (s.hp, s.ap, s.armour_destroyed) == (1, 0, False)
+    # Half used up (1 of the worn 3 left): a blow of 2 breaks what is left of it.
+    log = [entry("hit", damage=2), entry("hit", 1, damage=2)]
+    s = state_at(heavy, BREAKS, log, T0 + timedelta(seconds=1)).state
+    assert (s.hp, s.ap, s.armour_destroyed) == (3, 2, True)
+
+
+def test_the_correction_of_the_armour_break_says_which_logs_it_judges_otherwise():
+    """A stored log the earlier reading judged otherwise is listed for review: the first
+    entry judged otherwise, and the state as it was and as it is."""
+    from larp_app.rules import changed_outcome, get_ruleset
+
+    [correction] = get_ruleset("ex-nihilo").corrections
+    heavy = _in_armour("pesante", 20)
+    blow, note = entry("hit", damage=6), entry("note", 5, text="x")
+    change = changed_outcome(correction, heavy, BREAKS, [blow, note], T0 + timedelta(seconds=9))
+    assert change.entry == blow
+    assert (change.was.state.hp, change.was.state.ap) == (2, 0)
+    assert (change.now.state.hp, change.now.state.ap, change.now.state.armour_destroyed) == (
+        3,
+        2,
+        True,
+    )
+    # A blow that both readings judge alike, or the rule off: nothing to review.
+    small = [entry("hit", damage=1)]
+    assert changed_outcome(correction, heavy, BREAKS, small, T0) is None
+    off = read_settings({}, "ex-nihilo")
+    assert changed_outcome(correction, heavy, off, [blow], T0) is None

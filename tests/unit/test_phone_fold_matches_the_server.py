@@ -7,12 +7,16 @@ names the first vector, instant and field that differ.
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
+import uuid
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
+from larp_app.rules import convert_sheet, read_settings
 from tests import vectors
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -56,3 +60,33 @@ def test_a_different_fold_on_the_phone_is_caught(tmp_path):
     done = run_vectors(path, changed)
     assert done.returncode == 1
     assert '"path"' in done.stdout and '"vector"' in done.stdout
+
+
+def test_the_phone_breaks_the_worn_armour_as_rules_md_states_it(tmp_path):
+    """EX Nihilo's README, the optional rule: light armour (1) with Corpo 13 (Armatura +1) is broken
+    by a blow of 2; heavy armour (3) with Corpo 20 (Armatura +2) by a blow of 6, which it
+    takes whole (hp 3, Armatura's 2 points stay). The phone's fold gives the same numbers."""
+    raw = json.loads((ROOT / "tests" / "data" / "ex-nihilo-sheet.json").read_text("utf-8"))
+    breaks = read_settings({"optional_rules": {"armour_breaks": True}}, "ex-nihilo")
+    t0 = vectors.T0
+    cases, expected = [], []
+    for n, (weight, corpo, damage, numbers) in enumerate(
+        [("leggera", 13, 2, (2, 1, True)), ("pesante", 20, 6, (3, 2, True))]
+    ):
+        sheet = convert_sheet(
+            {
+                **raw,
+                "attributes": {**raw["attributes"], "corpo": corpo},
+                "armour": {**raw["armour"], "weight": weight},
+            }
+        )
+        hit = {"id": str(uuid.uuid4()), "kind": "hit", "at": t0.isoformat(), "damage": damage}
+        cases.append(vectors.case(n, sheet, breaks, [hit], [t0, t0 + timedelta(seconds=5)]))
+        expected.append(numbers)
+    for vector, numbers in zip(cases, expected, strict=True):
+        state = vector["states"][-1]
+        assert (state["hp"], state["ap"], state["armour_destroyed"]) == numbers
+    path = tmp_path / "armour.json"
+    path.write_text(json.dumps(cases), encoding="utf-8")
+    done = run_vectors(path, vectors.phone_fold("ex-nihilo"))
+    assert done.returncode == 0, done.stdout[:4000] + done.stderr[:2000]

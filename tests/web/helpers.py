@@ -36,6 +36,18 @@ def log_in(client, username, password="a-long-password"):
     return post_form(client, "/login", {"username": username, "password": password})
 
 
+def speak(client, lang):
+    """Switch the page's language as a person does, with the page's switcher."""
+    post_form(client, "/language", {"lang": lang, "next": "/events"}, page="/events")
+
+
+def new_event(client, ruleset, name="Notte"):
+    """Create an event on the organiser's page; its page's address."""
+    made = post_form(client, "/events", {"name": name, "ruleset": ruleset}, page="/events")
+    assert made.status_code == 302
+    return made.headers["Location"]
+
+
 def data_sheet(name: str = "ex-nihilo-sheet.json") -> dict:
     """A fresh copy of an example sheet from tests/data."""
     return json.loads((DATA / name).read_text(encoding="utf-8"))

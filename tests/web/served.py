@@ -1,5 +1,6 @@
-"""The app under gunicorn (4 sync workers) on a free port of 127.0.0.1, for tests that need
-real concurrent requests; stopped with its whole process group."""
+"""The app under gunicorn (4 sync workers, or as ``make run`` serves it) on a free port of
+127.0.0.1, for tests that need real concurrent requests; stopped with its whole process
+group."""
 
 from __future__ import annotations
 
@@ -24,20 +25,39 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+def wait_for_port(process: subprocess.Popen, port: int, log: Path) -> None:
+    """Wait until the server ``process`` (logging to ``log``) takes connections on ``port``."""
+    deadline = time.monotonic() + START_TIMEOUT
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), 2):
+                return
+        except OSError:
+            if time.monotonic() > deadline or process.poll() is not None:
+                raise RuntimeError(log.read_text()[-2000:]) from None
+            time.sleep(0.1)
+
+
 class Served:
     """A running gunicorn serving ``database_url``; ``request`` speaks JSON to it."""
 
-    def __init__(self, database_url: str, folder: Path):
+    def __init__(
+        self, database_url: str, folder: Path, config: bool = False, workers: int = WORKERS
+    ):
+        """``config``: with larp_app/serving.py, as ``make run`` serves (threaded workers, no
+        warm-up); else sync workers."""
         self.port = free_port()
         env = {
             **os.environ,
             "LARP_SQLALCHEMY_DATABASE_URI": database_url,
             "LARP_SECRET_KEY": "a-test-secret",
             "LARP_PRINT_FOLDER": str(folder / "prints"),
+            "LARP_WARM_UP": "0",
         }
         gunicorn = Path(sys.executable).parent / "gunicorn"
         bind = f"127.0.0.1:{self.port}"
-        command = [str(gunicorn), "--preload", "-w", str(WORKERS), "-k", "sync", "-b", bind]
+        kind = ["-c", "python:larp_app.serving"] if config else ["-k", "sync"]
+        command = [str(gunicorn), *kind, "--preload", "-w", str(workers), "-b", bind]
         self.log = folder / "gunicorn.log"
         with open(self.log, "wb") as log:
             self.process = subprocess.Popen(

@@ -108,7 +108,7 @@ def test_an_athkri_event_saves_its_dice_seed_and_who_rolls_saves(organiser, char
 
 
 def test_the_api_rolls_a_1o3d10_and_lists_it_with_the_recent_rolls(organiser, character):
-    answer = log_entry(organiser, character, "dice", level=1, bonus=3, target=15)
+    answer = log_entry(organiser, character, "dice", level=1, bonus=3, difficulty=15)
     assert answer.status_code == 201, answer.json
     roll = answer.json["state"]["rolls"][-1]
     assert (roll["what"], roll["keep"], roll["bonus"], roll["target"]) == ("dice", "highest", 3, 15)
@@ -323,7 +323,7 @@ def test_the_athkri_demo_sheets_carry_the_new_figures(app):
 
 def test_the_board_and_the_log_name_dice_rolls_and_saves_in_words(organiser, character):
     """Dice, roll and save read in words on the board, not as their keys."""
-    assert log_entry(organiser, character, "dice", bonus=2, target=12).status_code == 201
+    assert log_entry(organiser, character, "dice", bonus=2, difficulty=12).status_code == 201
     assert log_entry(organiser, character, "roll", key="confundido").status_code in (201, 409)
     assert log_entry(organiser, character, "save", success=True).status_code == 409  # awake
     board = re.sub(

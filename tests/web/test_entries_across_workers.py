@@ -12,12 +12,12 @@ import pytest
 
 from larp_app import create_app, rules
 from larp_app.extensions import db
+from larp_app.keeping.records import records
 from larp_app.models import Character, Entry
 from larp_app.services import entries as entries_service
 from larp_app.services.characters import larp_sheet
 from larp_app.services.clock import now_utc
 from larp_app.services.events import event_settings
-from larp_app.services.snapshots import snapshots
 
 from .conftest import auth
 from .helpers import data_sheet
@@ -94,7 +94,7 @@ def test_entries_sent_to_workers_in_turn_are_each_judged_against_the_whole_log(
             expected = whole_fold(app, character_id, rules.parse_instant(state["at"]))
             assert {k: state[k] for k in expected} == expected, f"entry {n}"
             with worker.application.app_context():  # the worker keeps the log it just judged
-                record = snapshots().records[character_id]
+                record = records().records[character_id]
                 assert record.folded.log_position == stored_count(character_id), f"entry {n}"
         if n == 17:  # the organiser gives the character a new sheet (more points)
             sheet = data_sheet()

@@ -302,7 +302,7 @@ def test_the_console_kit_names_conditions_and_wounds_in_the_readers_language(
     }
     for status in kit["statuses"]:
         declared = names[status["key"]]
-        assert status["name"] == declared.get(language) or declared.get(ruleset.language)
+        assert status["name"] == (declared.get(language) or declared.get(ruleset.language))
     said = ruleset.words().in_language(language, ruleset.language)
     assert kit["words"] == said
     assert set(kit["words"]["quantities"]) == set(ruleset.words().quantities)

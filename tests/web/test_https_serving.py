@@ -10,14 +10,13 @@ import socket
 import ssl
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from larp_app import serving
 
-from .served import ROOT, free_port
+from .served import ROOT, free_port, wait_for_port
 
 WORKERS = 2
 
@@ -61,15 +60,7 @@ def https(tmp_path, database_url):
                                    stderr=subprocess.STDOUT, start_new_session=True)  # fmt: skip
     client = ssl.create_default_context(cafile=str(tmp_path / "tls" / "ca.pem"))
     client.check_hostname = False
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            with socket.create_connection(("127.0.0.1", port), 2):
-                break
-        except OSError:
-            if time.monotonic() > deadline or process.poll() is not None:
-                raise RuntimeError(log.read_text()[-2000:]) from None
-            time.sleep(0.1)
+    wait_for_port(process, port, log)
     yield port, client
     os.killpg(process.pid, 15)
     process.wait(30)

@@ -11,10 +11,10 @@ from sqlalchemy import select, update
 
 from larp_app import create_app, rules
 from larp_app.extensions import db
+from larp_app.keeping import kept_folds, records
 from larp_app.models import Character, KeptFold
-from larp_app.services import kept_folds, snapshots
+from larp_app.reads.warm_up import warm_open_events
 from larp_app.services.clock import now_utc
-from larp_app.services.warm_up import warm_open_events
 
 pytestmark = pytest.mark.both_databases
 
@@ -48,7 +48,7 @@ def refuse_to_fold(monkeypatch) -> None:
     def refuse(*args, **kwargs):
         raise AssertionError("folded")
 
-    monkeypatch.setattr(snapshots.rules, "fold_log", refuse)
+    monkeypatch.setattr(records.rules, "fold_log", refuse)
 
 
 def roster_state(client, referee, event_id, character_id) -> dict:
@@ -150,9 +150,9 @@ def test_a_stored_fold_of_another_rule_system_code_is_ignored(
 
     worker = restarted()
     folds = []
-    original = snapshots.rules.fold_log
+    original = records.rules.fold_log
     monkeypatch.setattr(
-        snapshots.rules, "fold_log", lambda *a, **k: folds.append(1) or original(*a, **k)
+        records.rules, "fold_log", lambda *a, **k: folds.append(1) or original(*a, **k)
     )
     after = roster_state(worker.test_client(), referee, event_id, character_id)
     assert folds  # another code's fold is folded again

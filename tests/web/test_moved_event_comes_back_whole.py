@@ -1,6 +1,6 @@
 """A moved event comes back whole: every column of every table that belongs to an event
 travels (one naming another row, by what names it in every database), or is named as left
-out with why (services/event_archive.py); archives are checked whole before anything is
+out with why (archive/event_archive.py); archives are checked whole before anything is
 written and refused in words; archives of the format before still import."""
 
 import json
@@ -11,16 +11,16 @@ from datetime import timedelta
 import pytest
 
 from larp_app import create_app
+from larp_app.archive.event_archive import CARRIED_AS, IN_PART, LEFT_OUT
 from larp_app.extensions import db
 from larp_app.models import Badge, Character, Entry, Event, RefereeEvent, User
+from larp_app.reads.conflicts import dismiss
 from larp_app.rules import format_instant
 from larp_app.services.assignments import assign_referees, works
 from larp_app.services.badges import BadgeRefused, active_badge, resolve_badge
 from larp_app.services.characters import edit_sheet, withdraw
 from larp_app.services.checkin import mark_present
 from larp_app.services.clock import now_utc
-from larp_app.services.conflicts import dismiss
-from larp_app.services.event_archive import CARRIED_AS, IN_PART, LEFT_OUT
 from larp_app.services.events import archive_event
 from larp_app.services.sync import sync_one
 

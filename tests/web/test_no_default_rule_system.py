@@ -10,7 +10,7 @@ from flask_babel import force_locale
 from larp_app import rules
 from larp_app.extensions import db
 from larp_app.models import Event
-from larp_app.services.words import ruleset_name
+from larp_app.reads.words import ruleset_name
 
 from .helpers import data_sheet, log_in, make_user, post_form
 from .test_wording import speak

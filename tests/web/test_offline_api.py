@@ -14,9 +14,9 @@ from PIL import Image
 
 from larp_app.extensions import db
 from larp_app.models import Character, Entry, RefusedEntry
+from larp_app.reads.roster import badge_hash
 from larp_app.rules import format_instant, parse_instant
 from larp_app.services.clock import now_utc
-from larp_app.services.roster import badge_hash
 
 from .helpers import csrf_token, data_sheet, log_in, make_user, post_form
 from .test_api import auth, entry

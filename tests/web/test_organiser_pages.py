@@ -273,9 +273,9 @@ def test_reviving_a_living_character_is_refused_in_words(organiser, cast):
 @pytest.mark.parametrize(
     ("lang", "button", "done"),
     [
-        ("it", "Importa 1 personaggio", "Importato 1 personaggio."),
-        ("es", "Importar 1 personaje", "Importado 1 personaje."),
-        ("en", "Import 1 character", "Imported 1 character."),
+        ("it", "Aggiungi 1 personaggio", "Importato 1 personaggio."),
+        ("es", "Añadir 1 personaje", "Importado 1 personaje."),
+        ("en", "Add 1 character", "Imported 1 character."),
     ],
 )
 def test_importing_one_character_is_said_in_the_singular(organiser, event_url, lang, button, done):

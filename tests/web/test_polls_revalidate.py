@@ -174,9 +174,9 @@ def test_an_unchanged_state_poll_loads_no_session_user_or_character_and_folds_no
         "larp_app.web.auth.session_user",
         "larp_app.web.api._character",
         "larp_app.web.player.character_for_player",
-        "larp_app.services.snapshots.rules.fold_log",
-        "larp_app.services.snapshots.rules.snapshot_at",
-        "larp_app.services.snapshots.rules.last_and_next_change",
+        "larp_app.keeping.records.rules.fold_log",
+        "larp_app.keeping.records.rules.snapshot_at",
+        "larp_app.keeping.records.rules.last_and_next_change",
     ):
         monkeypatch.setattr(name, refuse)
     assert again(client, url, first, referee).status_code == 304

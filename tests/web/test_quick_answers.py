@@ -1,5 +1,5 @@
 """Polls that changed nothing are answered before Flask (larp_app/web/quick.py), from what
-the worker knows, checked against the database's marks (larp_app/services/known.py): the
+the worker knows, checked against the database's marks (larp_app/keeping/known.py): the
 same tag and headers as the full path's 304, no request context made, and never an answer
 of what another worker has since changed — an entry, a token revoked, a session ended, a
 referee taken off the event, a dismissal, a refusal."""

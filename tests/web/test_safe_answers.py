@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from larp_app.services.exports import formula_safe
+from larp_app.reads.exports import formula_safe
 from tests.spreadsheets import write_csv
 
 from .helpers import data_sheet, log_in, make_user, post_form

@@ -14,7 +14,8 @@ from larp_app.extensions import db
 from larp_app.models import Character
 from tests.spreadsheets import template_csv, write_csv
 
-from .helpers import data_sheet, form_values, log_in, make_user, post_form
+from . import helpers
+from .helpers import data_sheet, form_values, log_in, make_user, post_form, speak
 
 ATHKRI = data_sheet("athkri-sheet.json")
 EX_NIHILO = data_sheet()
@@ -36,14 +37,8 @@ def organiser(app, client):
     return client
 
 
-def speak(client, lang):
-    post_form(client, "/language", {"lang": lang, "next": "/events"}, page="/events")
-
-
 def new_event(client, ruleset):
-    made = post_form(client, "/events", {"name": "Naufragio", "ruleset": ruleset}, page="/events")
-    assert made.status_code == 302
-    return made.headers["Location"]
+    return helpers.new_event(client, ruleset, "Naufragio")
 
 
 def upload(client, event_url, data: bytes, filename="cast.csv"):

@@ -15,12 +15,13 @@ from sqlalchemy import insert
 
 from larp_app import rules
 from larp_app.extensions import db
+from larp_app.keeping.records import Records, records, state_of
+from larp_app.keeping.views import Since, Views, views
 from larp_app.models import Character, Entry, Event
 from larp_app.services.characters import import_sheets, larp_sheet
 from larp_app.services.clock import now_utc
 from larp_app.services.entries import record_entry
 from larp_app.services.events import change_settings, create_event, event_settings
-from larp_app.services.snapshots import Since, Snapshots, snapshots, state_of
 
 from ..unit.test_fold_properties import LATER_SECONDS, PLAY_SECONDS, instant, logs
 from .helpers import data_sheet
@@ -57,7 +58,7 @@ def store(character: Character, entry: rules.Entry) -> None:
             }
         ],
     )
-    db.session.commit()  # the insert moved the versions (services/versions.py)
+    db.session.commit()  # the insert moved the versions (keeping/versions.py)
 
 
 def fresh_ids(log: list[rules.Entry]) -> list[rules.Entry]:
@@ -110,14 +111,14 @@ def test_an_event_view_equals_the_full_fold_and_a_fresh_worker_answers_the_same(
     event = ctx
     cast = [new_character(event) for _ in logs_]
     logs_ = [fresh_ids(log) for log in logs_]
-    kept = snapshots()
+    kept = views()
     for instant_ in sorted(asked):
         for character, log in zip(cast, logs_, strict=True):
             if log:
                 store(character, log.pop(0))  # entries arrive between the asks
         db.session.refresh(event)
         view = kept.view(event, instant_)
-        fresh = Snapshots().view(event, instant_)
+        fresh = Views(Records()).view(event, instant_)
         for character in cast:
             expected = full_fold(character, instant_)
             del expected["at"]
@@ -135,12 +136,12 @@ def test_what_changed_since_a_version_names_every_character_whose_state_differs(
     for entry in fresh_ids(log):
         store(cast[0], entry)
     db.session.refresh(event)
-    view = snapshots().view(event, first)
+    view = views().view(event, first)
     held = {c.id: dict(view.rows[c.id].record.state_json) for c in cast}
     token = view.token()
     then = first + timedelta(seconds=later)
     db.session.refresh(event)
-    view = snapshots().view(event, then)
+    view = views().view(event, then)
     named = {row.id for row in view.since(Since.read(token.text()))}
     for character in cast:
         now = full_fold(character, then)
@@ -162,10 +163,10 @@ def test_a_worker_that_keeps_one_parsed_sheet_answers_as_the_full_fold(ctx, logs
         for entry in fresh_ids(log):
             store(character, entry)
     db.session.refresh(event)
-    kept = Snapshots(kept_contexts=1)
+    kept = Views(Records(kept_contexts=1))
     for instant_ in sorted(asked):
         view = kept.view(event, instant_)
-        assert len(kept.contexts) <= 1
+        assert len(kept.kept.contexts) <= 1
         for character in cast:
             record = view.rows[character.id].record
             assert record.snapshot.sheet.details == {}  # compact: the maxima alone
@@ -205,7 +206,7 @@ def test_each_entry_recorded_keeps_a_record_equal_to_the_whole_stored_log_folded
     character = new_character(event)
     log = fresh_ids(log)
     shift = now_utc() - timedelta(minutes=1) - max(e.at for e in log)
-    kept = snapshots()
+    kept = records()
     for entry in log:
         answer = recorded(character, entry, shift)
         db.session.refresh(character)
@@ -230,7 +231,7 @@ def test_an_entry_rolled_back_leaves_no_kept_record_behind(ctx):
     hit = {"kind": "hit", "damage": 2, "pierce": True}
     first = rules.read_entry({"id": str(uuid.uuid4()), "at": rules.format_instant(start), **hit})
     assert recorded(character, first, timedelta(0)) is not None
-    kept = snapshots()
+    kept = records()
     before = kept.records[character.id]
     assert before.folded.log_position == 1
     raw = {"id": str(uuid.uuid4()), "at": rules.format_instant(start + timedelta(seconds=5))}
@@ -253,7 +254,7 @@ def test_a_view_asked_a_moment_before_it_was_last_brought_to_is_not_built_again(
     moment older than the view's; it gets the view as it is, not a new build of it."""
     import_sheets(ctx, [data_sheet()])
     db.session.commit()
-    kept = Snapshots()
+    kept = Views(Records())
     now = now_utc()
     view = kept.view(ctx, now)
     assert kept.view(ctx, now - timedelta(milliseconds=3)) is view

@@ -6,8 +6,9 @@ from datetime import timedelta
 
 import pytest
 
-from larp_app.services import clock, snapshots
-from larp_app.services.roster import badge_hash
+from larp_app.keeping import records
+from larp_app.reads.roster import badge_hash
+from larp_app.services import clock
 
 from .helpers import data_sheet, log_in, make_user
 from .test_api import auth, entry
@@ -53,8 +54,8 @@ def no_fold(monkeypatch):
     def refuse(*args, **kwargs):
         raise AssertionError("folded")
 
-    monkeypatch.setattr(snapshots.rules, "fold_log", refuse)
-    monkeypatch.setattr(snapshots.rules, "snapshot_at", refuse)
+    monkeypatch.setattr(records.rules, "fold_log", refuse)
+    monkeypatch.setattr(records.rules, "snapshot_at", refuse)
 
 
 def test_an_unchanged_phone_roster_answers_304_with_no_body_and_no_fold(

@@ -1,6 +1,7 @@
 """A warm worker (one that keeps folds and views) answers what a cold one answers after any
-write, whoever made it: a service, or a plain change to the session's objects committed
-with no service at all. The versions move by themselves (services/versions.py)."""
+write, whoever made it: a service, a plain change to the session's objects committed with
+no service at all, or a statement past the objects. The database moves the versions by
+itself (keeping/versions.py)."""
 
 from __future__ import annotations
 
@@ -124,15 +125,24 @@ def test_plain_new_settings_of_an_event_are_seen_by_a_warm_worker(
     assert roster_line(warm, event_id, character_id, tokens["referee"]) == after
 
 
-def test_a_write_of_characters_past_the_orm_is_refused_rather_than_left_unversioned(
-    app, character_id
+def test_a_write_of_characters_past_the_orm_moves_their_version_in_the_same_transaction(
+    app, client, others, tokens, character_id
 ):
+    warm = client
+    before = state(warm, character_id, tokens["referee"])
     with app.app_context():
-        with pytest.raises(RuntimeError, match="versions"):
-            db.session.execute(
-                update(Character).where(Character.id == character_id).values(name="Altro")
-            )
-        db.session.rollback()
+        character = db.session.get(Character, character_id)
+        was, larp = character.version, dict(character.larp)
+        db.session.execute(
+            update(Character)
+            .where(Character.id == character_id)
+            .values(larp={**larp, "hp_max": larp["hp_max"] + 3})
+        )
+        assert character.version > was  # read again: the database moved it
+        db.session.commit()
+    after = state(warm, character_id, tokens["referee"])
+    assert after["hp_max"] == before["hp_max"] + 3
+    assert after == cold(others, character_id, tokens["referee"])
 
 
 def test_an_entry_dated_ahead_stays_counted_by_a_warm_worker_after_a_late_one(

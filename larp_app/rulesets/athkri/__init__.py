@@ -204,7 +204,7 @@ def read_sheet(raw: Any, tables: TableSet, c: Checker) -> LarpSheet | None:
     player, character, faction = who
     attrs = c.mapping(raw, "attributes", "attributes") or {}
     if attrs:
-        c.unknown_keys(attrs, ATTRIBUTES, "attributes.")
+        c.undeclared_keys(attrs, ATTRIBUTES, "attributes.", "attributes")
     lo, hi = ATTRIBUTE_RANGE
     values = {a: c.integer(attrs, a, f"attributes.{a}", lo=lo, hi=hi) for a in ATTRIBUTES}
     ps_max = c.integer(raw, "ps_max", "ps_max", lo=PS_MAX[0], hi=PS_MAX[1])
@@ -587,7 +587,7 @@ def check_roll(state: State, entry: CheckRoll, ctx: Context) -> State:
     skills = {s["key"]: s["grade"] for s in details.get("skills", [])}
     bonus = details["attributes"][check["attribute"]] + skills.get(check.get("skill"), 0)
     track = _track(state)
-    target = entry.target
+    target = entry.difficulty
     if target is None and entry.key == ONGOING and track.ongoing is not None:
         target = track.ongoing.difficulty
     roll = one_of_three_d10(
@@ -632,7 +632,7 @@ def roll_dice(state: State, entry: DiceRoll, ctx: Context) -> State:
         dice.rng_for(_figures(ctx).dice_seed, entry.id),
         _level_of_dice(state, ctx, entry.level),
         entry.bonus,
-        entry.target,
+        entry.difficulty,
         roll_modifiers(state, ctx),
     )
     return state.evolve(track=_with_roll(_track(state), entry.at, "dice", roll))

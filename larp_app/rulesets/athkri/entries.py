@@ -5,6 +5,8 @@ log reader reads them once the rule system is known (larp_app.rules.kinds)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import MappingProxyType
+from typing import ClassVar
 
 from larp_app.rules.entries import Entry
 from larp_app.rules.kinds import EntryKind, Translate
@@ -24,8 +26,9 @@ class CheckRoll(Entry):
     """A condition's random check, rolled by the app on demand (confusion, paralysis...)."""
 
     key: str
-    target: int | None = None  # the difficulty, for a check rolled against one
+    difficulty: int | None = None  # for a check rolled against one ("a Dificultad 12")
     kind = "roll"
+    formerly: ClassVar = MappingProxyType({"target": "difficulty"})
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -34,8 +37,9 @@ class DiceRoll(Entry):
 
     level: int = 0  # +1 keeps the highest of three d10, 0 the middle, −1 the lowest
     bonus: int = 0
-    target: int | None = None  # the difficulty, if there is one
+    difficulty: int | None = None  # if there is one: Fácil 9, Normal 12, Difícil 15...
     kind = "dice"
+    formerly: ClassVar = MappingProxyType({"target": "difficulty"})
 
 
 def _save(c: Checker, d: dict, p: str) -> dict:
@@ -48,7 +52,7 @@ def _save(c: Checker, d: dict, p: str) -> dict:
 def _check_roll(c: Checker, d: dict, p: str) -> dict:
     return {
         "key": c.text(d, "key", p + "key", max_len=40),
-        "target": c.integer(d, "target", p + "target", lo=1, hi=100, required=False),
+        "difficulty": c.integer(d, "difficulty", p + "difficulty", lo=1, hi=100, required=False),
     }
 
 
@@ -56,7 +60,7 @@ def _dice(c: Checker, d: dict, p: str) -> dict:
     return {
         "level": c.integer(d, "level", p + "level", lo=-1, hi=1, required=False, default=0),
         "bonus": c.integer(d, "bonus", p + "bonus", lo=-50, hi=50, required=False, default=0),
-        "target": c.integer(d, "target", p + "target", lo=1, hi=100, required=False),
+        "difficulty": c.integer(d, "difficulty", p + "difficulty", lo=1, hi=100, required=False),
     }
 
 
@@ -65,13 +69,13 @@ def _save_summary(entry: Save, _: Translate) -> str:
 
 
 def _roll_summary(entry: CheckRoll, _: Translate) -> str:
-    return entry.key + ("" if entry.target is None else f" / {entry.target}")
+    return entry.key + ("" if entry.difficulty is None else f" / {entry.difficulty}")
 
 
 def _dice_summary(entry: DiceRoll, _: Translate) -> str:
     keep = {1: "↑", 0: "", -1: "↓"}[entry.level]
-    target = "" if entry.target is None else f" / {entry.target}"
-    return f"1o3d10{keep} {entry.bonus:+d}{target}"
+    difficulty = "" if entry.difficulty is None else f" / {entry.difficulty}"
+    return f"1o3d10{keep} {entry.bonus:+d}{difficulty}"
 
 
 ENTRY_KINDS = (

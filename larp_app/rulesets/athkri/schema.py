@@ -33,15 +33,40 @@ SEED_WORDS = {
 }
 
 
+# The seed's terms in Italian and English, beside them in a spreadsheet's column (a template
+# is headed in its reader's language, the rule system's term kept: "agilidad (agilità)").
+TRANSLATED = {
+    "fisico": ("corpo", "body"),
+    "agilidad": ("agilità", "agility"),
+    "mente": ("mente", "mind"),
+    "intuicion": ("intuizione", "intuition"),
+    "presencia": ("presenza", "presence"),
+    "defensa": ("difesa", "defence"),
+    "voluntad": ("volontà", "willpower"),
+    "cobertura": ("copertura", "cover"),
+    "blindaje": ("armatura", "armour"),
+}
+
+
+def _beside(term: str, translation: str) -> str:
+    return term if term == translation else f"{term} ({translation})"
+
+
 def _integer(key: str, bounds: tuple[int, int], **more) -> dict:
     word = SEED_WORDS[key]
+    term = word.lower()
+    italian, english = TRANSLATED[key]
     return {
         "type": "integer",
         "minimum": bounds[0],
         "maximum": bounds[1],
         "title": word,
         "x-labels": words(word, word, word),
-        "x-columns": columns([word.lower()], [word.lower()], [key]),
+        # Written first in each template; every name is read (the seed's term alone too).
+        "x-columns": columns(
+            [_beside(term, italian), term], [term], [_beside(term, english), key, term]
+        ),
+        "x-column-key": key,
         **more,
     }
 

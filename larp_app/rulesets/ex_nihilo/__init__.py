@@ -3,13 +3,14 @@ rules, conversion to the larp sheet, and wounds."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from larp_app.rules.armour import take_blow
 from larp_app.rules.clean import number_or_text
+from larp_app.rules.corrections import RuleCorrection
 from larp_app.rules.damage import blow_lands
 from larp_app.rules.problems import Checker, InvalidInput, Problem, RuleError
 from larp_app.rules.ruleset import Ruleset
@@ -172,7 +173,7 @@ def _read_attributes(raw: Mapping, c: Checker) -> dict[str, int | None]:
     attrs = c.mapping(raw, "attributes", "attributes")
     if attrs is None:
         return {}
-    c.unknown_keys(attrs, ATTRIBUTES, "attributes.")
+    c.undeclared_keys(attrs, ATTRIBUTES, "attributes.", "attributes")
     lo, hi = ATTRIBUTE_RANGE
     return {a: c.integer(attrs, a, f"attributes.{a}", lo=lo, hi=hi) for a in ATTRIBUTES}
 
@@ -443,31 +444,76 @@ SHEET_RULES = (
 )
 
 
-def hit(state: State, entry: Hit, ctx: Context) -> State:
-    """Each blow in turn: armour first (unless pierce), then points; at 0 a blow means dying.
-    A blow of a type the character is immune to (Intangibile: physical) does nothing."""
-    if not blow_lands(state, entry, ctx):
-        return state
-    hp, ap, destroyed, death_at = state.hp, state.ap, state.armour_destroyed, state.death_at
-    worn = (ctx.sheet.details.get("armour") or {}).get("points", 0)
-    for _ in range(entry.blows):
-        if hp < 0:
-            break  # dying: only a coup de grâce changes anything
-        before = ap
-        # The optional rule breaks the worn armour only: Corpo's Armatura +X stays.
-        breaks = ctx.settings.armour_breaks and worn > 0 and not destroyed
-        ap, destroyed, rest = take_blow(ap, destroyed, entry.damage, entry.pierce, breaks)
-        if breaks and destroyed:
-            ap = min(before, ctx.sheet.ap_max - worn)
-        if rest >= 1:
-            if hp > 0:
-                hp = max(0, hp - rest)
-            else:
-                hp, death_at = -1, entry.at + DYING_TURNS * ctx.settings.turn
-    statuses = tuple(s for s in state.statuses if not ctx.catalogue[s.key].ends_on_hit)
-    return state.evolve(
-        hp=hp, ap=ap, armour_destroyed=destroyed, death_at=death_at, statuses=statuses
-    )
+def worn_left(ap: int, own: int) -> int:
+    """The worn armour's points among ``ap``, the armour points left: the worn armour is
+    struck first, so Corpo's Armatura +X (``own``) is what is left last."""
+    return max(0, ap - own)
+
+
+def hit_comparing(breakable: Callable[[int, int], int | None]) -> Callable[..., State]:
+    """The hit, its optional armour break comparing a blow with ``breakable(ap, own)`` of
+    the armour points left (None: every one of them)."""
+
+    def hit(state: State, entry: Hit, ctx: Context) -> State:
+        """Each blow in turn: armour first (unless pierce), then points; at 0 a blow means
+        dying. A blow of a type the character is immune to (Intangibile: physical) does
+        nothing."""
+        if not blow_lands(state, entry, ctx):
+            return state
+        hp, ap, destroyed, death_at = state.hp, state.ap, state.armour_destroyed, state.death_at
+        worn = (ctx.sheet.details.get("armour") or {}).get("points", 0)
+        own = ctx.sheet.ap_max - worn  # Corpo's Armatura +X: the character's own
+        for _ in range(entry.blows):
+            if hp < 0:
+                break  # dying: only a coup de grâce changes anything
+            before = ap
+            # The optional rule breaks the worn armour only: Armatura +X stays.
+            breaks = ctx.settings.armour_breaks and worn > 0 and not destroyed
+            ap, destroyed, rest = take_blow(
+                ap, destroyed, entry.damage, entry.pierce, breaks, breakable(ap, own)
+            )
+            if breaks and destroyed:
+                ap = min(before, own)
+            if rest >= 1:
+                if hp > 0:
+                    hp = max(0, hp - rest)
+                else:
+                    hp, death_at = -1, entry.at + DYING_TURNS * ctx.settings.turn
+        statuses = tuple(s for s in state.statuses if not ctx.catalogue[s.key].ends_on_hit)
+        return state.evolve(
+            hp=hp, ap=ap, armour_destroyed=destroyed, death_at=death_at, statuses=statuses
+        )
+
+    return hit
+
+
+# The optional rule as README.md and the seed state it: a blow is compared with the worn
+# armour's points left ("il valore di bonus armatura offerto"), not with Armatura +X too.
+hit = hit_comparing(worn_left)
+
+
+def _breaks_worn_armour_beside_armatura(sheet: LarpSheet, settings) -> bool:
+    worn = (sheet.details.get("armour") or {}).get("points", 0)
+    return settings.armour_breaks and 0 < worn < sheet.ap_max
+
+
+# Where the engine applied a rule otherwise than as written (README.md, "Rule corrections").
+CORRECTIONS = (
+    RuleCorrection(
+        "armour_break_worn_points",
+        words={
+            "it": "Rottura dell'armatura (regola opzionale): il colpo è confrontato con i punti "
+            "rimasti dell'armatura indossata, non più con questi più l'Armatura +X di Corpo.",
+            "es": "Rotura de la armadura (regla opcional): el golpe se compara con los puntos "
+            "que le quedan a la armadura puesta, ya no con ellos más la Armatura +X de Corpo.",
+            "en": "Armour break (optional rule): a blow is compared with the worn armour's "
+            "points left, no longer with them plus Corpo's Armatura +X.",
+        },
+        # As it was: the blow compared with every armour point left, Armatura's included.
+        before={"hit": hit_comparing(lambda ap, own: None)},
+        concerns=_breaks_worn_armour_beside_armatura,
+    ),
+)
 
 
 def heal(state: State, entry: Heal, ctx: Context) -> State:
@@ -531,4 +577,5 @@ RULESET = Ruleset(
     problems=PROBLEMS,
     vocabulary=VOCABULARY,
     settings_offered=("armour_breaks",),
+    corrections=CORRECTIONS,
 )

@@ -13,6 +13,7 @@ from . import (  # noqa: E402, F401  (they add routes)
     events,
     imports,
     refusals,
+    review,
     sheet_format,
     sheets,
     users,

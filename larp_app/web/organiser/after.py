@@ -12,13 +12,11 @@ from flask_babel import format_time, get_locale
 from flask_babel import gettext as _
 
 from ... import rules
+from ...archive.campaign import continue_event, survivors_and_dead
 from ...extensions import db
 from ...messages import refusal_message
 from ...models import Character, Event
-from ...services.campaign import continue_event, survivors_and_dead
-from ...services.clock import now_utc
-from ...services.events import archive_event
-from ...services.exports import (
+from ...reads.exports import (
     SEPARATORS,
     Words,
     export_data,
@@ -28,7 +26,9 @@ from ...services.exports import (
     tables_xlsx,
     time_zone,
 )
-from ...services.report import event_report, timeline
+from ...reads.report import event_report, timeline
+from ...services.clock import now_utc
+from ...services.events import archive_event
 from ..auth import login_required
 from ..charts import bar_chart, grouped_bars, line_chart
 from ..display import entry_summary, kind_words

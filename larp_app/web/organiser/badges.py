@@ -24,6 +24,7 @@ from ...badges import LAYOUTS, PAPERS
 from ...extensions import db
 from ...messages import badge_labels
 from ...models import BadgeLookup, Character, Event, PrintJob
+from ...reads.words import badge_words
 from ...services.badge_prints import (
     WORKER_STOPPED,
     badge_face,
@@ -39,7 +40,6 @@ from ...services.badges import (
     rotate_player_link,
 )
 from ...services.characters import factions_of
-from ...services.words import badge_words
 from ..auth import login_required
 from ..display import public_base_url
 from . import bp

@@ -8,13 +8,14 @@ from flask import Response, flash, g, jsonify, redirect, render_template, reques
 from flask_babel import get_locale
 from flask_babel import gettext as _
 from markupsafe import Markup
-from sqlalchemy import func, select
+from sqlalchemy import select
 
 from ... import rules
 from ...extensions import db
+from ...keeping.views import Since, View, views
 from ...messages import refusal_message
-from ...models import Character, Event, RefusedEntry
-from ...services.board import BoardRow, Logged, board_data, conflict_words
+from ...models import Event, Mark
+from ...reads.board import BoardRow, Logged, board_data, conflict_words
 from ...services.clock import now_utc
 from ...services.refusals import refusal_words
 from ...services.sessions import (
@@ -24,7 +25,6 @@ from ...services.sessions import (
     end_session,
     ends_sessions,
 )
-from ...services.snapshots import Since, View, snapshots
 from ..auth import login_required
 from ..display import entry_summary, kind_words
 from ..player import status_names
@@ -43,7 +43,7 @@ def _row_html(row: BoardRow, names: dict[str, str]) -> str:
 
 
 def _board(event: Event, now: datetime, view: View | None = None, every_row: bool = True) -> dict:
-    """Everything the board shows at ``now`` (services.board), its roster rendered once per
+    """Everything the board shows at ``now`` (reads.board), its roster rendered once per
     state and language; ``every_row`` False: the lists without the roster."""
     data = board_data(event, now, view, every_row)
     names = status_names(event)
@@ -62,15 +62,9 @@ def _board(event: Event, now: datetime, view: View | None = None, every_row: boo
 
 
 def _refused_mark(event: Event) -> int:
-    """The newest refused entry of the event: the board lists them, the version does not."""
-    return (
-        db.session.scalar(
-            select(func.max(RefusedEntry.id))
-            .join(Character, RefusedEntry.character_id == Character.id)
-            .where(Character.event_id == event.id)
-        )
-        or 0
-    )
+    """The refusals mark: moves with every refused entry kept, changed or removed, whoever
+    writes (keeping/versions.py). The board lists them, the version does not."""
+    return db.session.scalar(select(Mark.value).where(Mark.name == "refusals")) or 0
 
 
 def _logged_json(item: Logged) -> dict:
@@ -102,7 +96,7 @@ def _logged_json(item: Logged) -> dict:
 @login_required("organiser")
 def board(event_id: int):
     event = db.get_or_404(Event, event_id)
-    view = snapshots().view(event, now_utc())
+    view = views().view(event, now_utc())
     return render_template(
         "organiser/board.html",
         **_board(event, view.at, view),
@@ -130,7 +124,7 @@ def board_live(event_id: int):
     roster lists): the page replaces those lines and lists, and nothing else.
     """
     event = db.get_or_404(Event, event_id)
-    view = snapshots().view(event, now_utc())
+    view = views().view(event, now_utc())
     token = _version(event, view)
     etag = f"board.{get_locale()}.{token}"
     if request.if_none_match.contains_weak(etag):

@@ -12,8 +12,8 @@ from ... import rules
 from ...extensions import db
 from ...messages import problem_message, refusal_message
 from ...models import Character, Event
+from ...reads.character_log import annotated_log
 from ...services.badges import issued_elsewhere
-from ...services.character_log import annotated_log
 from ...services.characters import (
     changed_fields,
     field_changes,

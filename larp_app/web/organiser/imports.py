@@ -60,15 +60,16 @@ def import_preview(event_id: int):
     upload = request.files.get("file")
     encoding = None
     locale = str(get_locale())
+    short: list = []  # the spreadsheet's rows short of cells
     try:
         if upload and upload.filename:
             sheets, rows, encoding = read_sheet_bytes(
-                upload.read(), upload.filename, event.ruleset, locale
+                upload.read(), upload.filename, event.ruleset, locale, short
             )
         else:
             text = request.form.get("pasted", "")
-            sheets, rows = read_sheet_file(text, "", event.ruleset, locale)
-        plan = plan_import(event, sheets)  # more sheets than one import takes: refused whole
+            sheets, rows = read_sheet_file(text, "", event.ruleset, locale, short)
+        plan = plan_import(event, sheets, short)  # more than one import takes: refused whole
     except rules.InvalidInput as exc:
         return render_template(
             "organiser/import.html",

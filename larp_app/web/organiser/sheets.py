@@ -66,7 +66,7 @@ def edit(character_id: int):
             raw, problems = sheet_from_form(schema, request.form, stored)
             try:
                 if problems:  # with the rule system's own, to show every problem at once
-                    checked = rules.check_sheet(raw, event_settings(event))[1].errors
+                    checked = rules.check_sheet(raw, event_settings(event), stored)[1].errors
                     raise rules.InvalidInput(problems + checked)
                 changed = edit_sheet(character, raw, g.user)
             except rules.InvalidInput as exc:

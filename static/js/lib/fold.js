@@ -86,9 +86,12 @@ export function expired(status, t) {
 
 // --- armour (larp_app/rules/armour.py) -------------------------------------------------------
 
-export function takeBlow(ap, destroyed, damage, pierce, breaks) {
+// `breakable`: the points of `ap` that are armour that breaks (every one when null); with
+// none left, nothing breaks.
+export function takeBlow(ap, destroyed, damage, pierce, breaks, breakable = null) {
   if (ap <= 0 || pierce) return [ap, destroyed, damage];
-  if (breaks && damage >= 2 * ap) return [0, true, 0];
+  const worn = breakable === null ? ap : Math.min(ap, breakable);
+  if (breaks && worn > 0 && damage >= 2 * worn) return [ap - worn, true, 0];
   const absorbed = Math.min(ap, damage);
   return [ap - absorbed, destroyed, damage - absorbed];
 }
@@ -124,6 +127,14 @@ const PHYSICAL = "physical"; // a blow's damage type unless its hit names anothe
 // the rule system's own kinds.
 export function readEntry(data, ctx = null) {
   const own = ctx?.ruleset.entryDefaults?.[data.kind];
+  const formerly = ctx?.ruleset.entryFormerly?.[data.kind];
+  if (formerly) {
+    data = { ...data };
+    for (const [old, name] of Object.entries(formerly)) {
+      if (old in data && !(name in data)) data[name] = data[old];
+      delete data[old];
+    }
+  }
   const entry = { ...DEFAULTS[data.kind], ...own, ...data, at: parseInstant(data.at) };
   for (const [key, value] of Object.entries(entry)) if (value === undefined) entry[key] = null;
   if (entry.kind === "hit" && entry.damage_type === PHYSICAL) entry.damage_type = null;
@@ -435,6 +446,7 @@ export function withDefaults(ruleset) {
   return {
     woundHandlers: {},
     entryDefaults: {}, // the rule system's own kinds: {kind: {field: default}}
+    entryFormerly: {}, // their fields' former names: {kind: {old name: field}}
     revived: (state) => state,
     describe: () => ({}),
     nextWoundChange: (state) => state.death_at,

@@ -1,5 +1,5 @@
 // The roster a referee's phone keeps in IndexedDB: refreshed from the server while online,
-// read when offline. Badges are kept as hashes (the server's services/roster.py makes the
+// read when offline. Badges are kept as hashes (the server's reads/roster.py makes the
 // same ones), so a lost phone can name a badge it is shown but cannot make one.
 import { newest } from "./fresh.js";
 import { announce, get, getAll, put, result, transaction } from "./store.js";
@@ -186,7 +186,7 @@ async function sha256(text) {
 }
 
 // The character a badge names on this phone's roster, or null. The roster holds each
-// badge as the SHA-256 of the event and of the digest the server keeps (services/roster.py).
+// badge as the SHA-256 of the event and of the digest the server keeps (reads/roster.py).
 export async function findBadge(presented) {
   if (!crypto.subtle) return null; // not a secure context: no offline lookup
   const text = badgeText(presented);

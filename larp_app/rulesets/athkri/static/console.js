@@ -19,9 +19,9 @@ export function setUp(root, { ownKinds, log, said }) {
   let level = 0;
 
   async function roll() {
-    const target = box.querySelector("[data-dice-target]").value;
+    const difficulty = box.querySelector("[data-dice-target]").value;
     const fields = { level, bonus: Number(bonus.textContent) };
-    if (target) fields.target = Number(target);
+    if (difficulty) fields.difficulty = Number(difficulty);
     box.close?.();
     const answer = await log("dice", fields);
     const rolled = answer?.state?.rolls?.findLast((r) => r.what === "dice");

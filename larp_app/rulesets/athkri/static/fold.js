@@ -212,7 +212,7 @@ export function makeRuleset(lib) {
     const skills = Object.fromEntries((details.skills ?? []).map((s) => [s.key, s.grade]));
     const bonus = details.attributes[check.attribute] + (skills[check.skill] ?? 0);
     const tr = track(state);
-    let target = entry.target;
+    let target = entry.difficulty;
     if (target === null && entry.key === ONGOING && tr.ongoing !== null) target = tr.ongoing.difficulty;
     const values = dice(ctx, parts, 3, "roll", entry.at, { key: entry.key, target: target || NORMAL });
     const roll = oneOfThreeD10(values, levelOfDice(state, ctx), bonus, target || NORMAL, rollModifiers(state, ctx));
@@ -242,9 +242,9 @@ export function makeRuleset(lib) {
   }
 
   function rollDice(state, entry, ctx) {
-    const values = dice(ctx, [entry.id], 3, "dice", entry.at, { target: entry.target });
+    const values = dice(ctx, [entry.id], 3, "dice", entry.at, { target: entry.difficulty });
     const roll = oneOfThreeD10(
-      values, levelOfDice(state, ctx, entry.level), entry.bonus, entry.target, rollModifiers(state, ctx),
+      values, levelOfDice(state, ctx, entry.level), entry.bonus, entry.difficulty, rollModifiers(state, ctx),
     );
     return evolve(state, { track: withRoll(track(state), entry.at, "dice", roll) });
   }
@@ -426,7 +426,9 @@ export function makeRuleset(lib) {
       dice: rollDice,
     },
     // Its own kinds' defaults, as its package's entries.py reads them.
-    entryDefaults: { roll: { target: null }, dice: { level: 0, bonus: 0, target: null } },
+    entryDefaults: { roll: { difficulty: null }, dice: { level: 0, bonus: 0, difficulty: null } },
+    // A field's former name, read as it (an outbox kept on the phone from then).
+    entryFormerly: { roll: { target: "difficulty" }, dice: { target: "difficulty" } },
     wound,
     advanceWounds,
     revived,

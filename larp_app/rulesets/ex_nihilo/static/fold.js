@@ -10,13 +10,17 @@ export function makeRuleset(lib) {
     if (!blowLands(state, entry, ctx)) return state;
     let { hp, ap, armour_destroyed: destroyed, death_at: deathAt } = state;
     const worn = ctx.sheet.details.armour?.points ?? 0;
+    const own = ctx.sheet.ap_max - worn; // Corpo's Armatura +X: the character's own
     for (let blow = 0; blow < entry.blows; blow += 1) {
       if (hp < 0) break; // dying: only a coup de grâce changes anything
       const before = ap;
+      // The optional rule compares a blow with the worn armour's points left (it is struck
+      // first) and breaks only them: Armatura +X stays.
       const breaks = ctx.settings.armour_breaks && worn > 0 && !destroyed;
+      const wornLeft = Math.max(0, ap - own);
       let rest;
-      [ap, destroyed, rest] = takeBlow(ap, destroyed, entry.damage, entry.pierce, breaks);
-      if (breaks && destroyed) ap = Math.min(before, ctx.sheet.ap_max - worn);
+      [ap, destroyed, rest] = takeBlow(ap, destroyed, entry.damage, entry.pierce, breaks, wornLeft);
+      if (breaks && destroyed) ap = Math.min(before, own);
       if (rest >= 1) {
         if (hp > 0) hp = Math.max(0, hp - rest);
         else {

@@ -16,9 +16,9 @@ from sqlalchemy import func, select
 from .. import rules
 from ..extensions import db
 from ..models import Character, Event, RefusedEntry
-from .characters import larp_sheet
-from .entries import log_of
-from .events import event_settings
+from ..services.characters import larp_sheet
+from ..services.entries import log_of
+from ..services.events import event_settings
 
 
 @dataclass

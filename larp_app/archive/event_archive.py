@@ -7,7 +7,7 @@ work it, and the accounts without their passwords.
 Every column of the event's tables travels (one naming another row as ``CARRIED_AS``
 says), or is named in ``LEFT_OUT`` with why: tests/web/test_moved_event_comes_back_whole.py
 holds every column of every table to one or the other. An archive is checked whole
-(services/archive_check.py: its format, keys, types and rule system) before anything is
+(archive/archive_check.py: its format, keys, types and rule system) before anything is
 written.
 
 Badges and player links travel as their digests only (tokens.digest), never in clear: the
@@ -40,9 +40,9 @@ from ..models import (
     SheetChange,
     User,
 )
+from ..services.badges import give_player_link
+from ..services.users import create_user
 from .archive_check import FORMAT, ArchiveRefused, check_archive
-from .badges import give_player_link
-from .users import create_user
 
 __all__ = [
     "CARRIED_AS",
@@ -72,6 +72,8 @@ LEFT_OUT = {
     "digest travels, so the printed card keeps working",
     "badge.short_code": "as the secret: its digest travels, so the typed code keeps working",
     "entry.id": "the arrival order, kept by the order of the list",
+    "entry.stepped_on": "how this database's app stored it (stepped onto the latest fold); an "
+    "imported log is folded whole where it arrives",
     "refused_entry.id": NUMBERING,
     "badge_lookup.id": NUMBERING,
     "dismissed_conflict.id": NUMBERING,

@@ -1,17 +1,28 @@
 """What a worker knows between requests of who may read what and of each character's
 version, so that a poll that changed nothing is answered without asking the database more
-than one tiny question (web/quick.py).
+than one tiny question (web/quick.py); and the one place every per-worker cache is
+forgotten when the database's history is no longer what the worker knew.
 
-The question is the database's *marks*: the sum of the events' versions (every change to a
-state, a roster line or a board row raises one, services/versions.py), the accounts mark
-(every change to who may read what: models.Mark), the newest refused entry (the board
-lists them) and the conflicts mark (which entries count: services/conflicts.py keeps each
-referee's voided entries under it). While they read as they did, everything known still
-holds; when one moved, what it covers is read again before anything is answered from it:
+The question is the database's *marks* (keeping/versions.py), moved by its triggers
+whoever writes: the epoch, the versions mark (every change to a state, a roster line or a
+board row), the accounts mark (who may read what), the refusals mark (the board lists
+them) and the conflicts mark (which entries count: reads/conflicts.py keeps each
+referee's voided entries under it). Each request reads them once: the quick answers
+themselves, else ``keep_up`` before Flask reads anything. While they read as they did,
+everything known still holds; when one moved, what it covers is read again before
+anything is answered from it:
 
-- an event's version: its characters whose version grew since, with their player links;
-- the accounts mark: every caller is forgotten and read again when next asked;
-- the newest refusal: each event's newest refusal is read again when next asked.
+- the versions mark: each event's version, and its characters whose version grew since,
+  with their player links;
+- the accounts mark: every caller is forgotten, and read again when next asked;
+- the epoch moved, or any mark is lower than it was (a restore, or an older copy of the
+  database put back by hand, caught before its marks overtake): everything is forgotten,
+  here and in every cache of ``KEPT`` (the worker's folds and views, logs, voided
+  entries), as by a restart.
+
+Marks are compared so: the epoch for equality, the others for equality and for never
+going down. A mark is a counter in the change's own transaction, so it never takes an old
+value again within one epoch; a restore gives a new epoch.
 
 Never older over newer: the marks are read first, then what they cover, so what is known is
 always at least as new as the marks it is kept under; loads and refreshes take turns (one
@@ -25,6 +36,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,18 +51,24 @@ from ..models import (
     Event,
     Mark,
     RefereeEvent,
-    RefusedEntry,
     User,
     WebSession,
 )
+from .versions import MARK_NAMES
 
 MARKS = select(
-    select(func.coalesce(func.sum(Event.version), 0)).scalar_subquery(),
-    select(Mark.value).where(Mark.name == "accounts").scalar_subquery(),
-    select(func.coalesce(func.max(RefusedEntry.id), 0)).scalar_subquery(),
-    select(Mark.value).where(Mark.name == "conflicts").scalar_subquery(),
+    *(select(Mark.value).where(Mark.name == name).scalar_subquery() for name in MARK_NAMES)
 )
-VERSIONS, ACCOUNTS, REFUSALS, CONFLICTS = range(4)  # the marks, in that order
+EPOCH, VERSIONS, ACCOUNTS, REFUSALS, CONFLICTS = range(len(MARK_NAMES))  # in that order
+# Every other per-worker cache of data, in the app's extensions, dropped whole when the
+# epoch moves (each is made again, empty, when next asked):
+KEPT = (
+    "larp_records",  # each character's folded record, parsed sheets (keeping/records.py)
+    "larp_views",  # each event's view (keeping/views.py)
+    "larp_log_cache",  # each character's log as read (keeping/logs.py)
+    "larp_kept_conflicts",  # each referee's voided entries, under the conflicts mark
+    "larp_logged_lately",  # the characters each referee logged for lately
+)
 EVENTS = select(Event.id, Event.version, Event.archived_at.is_not(None))
 CHARACTER_COLUMNS = (Character.id, Character.event_id, Character.version)
 CHANGED = select(*CHARACTER_COLUMNS, Character.player_secret_hash).where(
@@ -61,11 +79,6 @@ CHARACTER = select(*CHARACTER_COLUMNS, Character.player_secret_hash).where(
 )
 PLAYER = select(*CHARACTER_COLUMNS, Character.player_secret_hash).where(
     Character.player_secret_hash == bindparam("digest")
-)
-NEWEST_REFUSAL = (
-    select(func.coalesce(func.max(RefusedEntry.id), 0))
-    .join(Character, RefusedEntry.character_id == Character.id)
-    .where(Character.event_id == bindparam("event"))
 )
 
 
@@ -120,13 +133,15 @@ class Caller:
         """services/assignments.py ``assigned_events``: None for every open event."""
         return None if self.role == "organiser" else self.works
 
-    def reads(self, event_id: int, archived: bool) -> bool:
-        """Whether this caller may read the event's characters (services/assignments.py)."""
-        if self.role == "organiser":
-            return True
-        if self.role != "referee" or archived:
-            return False
-        return self.works is None or event_id in self.works
+
+def _rewound(marks: tuple, old: tuple) -> bool:
+    """Whether the database is no longer the one ``old`` marks were read from: another
+    epoch, or a mark gone down or gone (a copy put back by hand, before its marks overtake)."""
+    if marks[EPOCH] != old[EPOCH]:
+        return True
+    return any(
+        was is not None and (now is None or now < was) for now, was in zip(marks, old, strict=True)
+    )
 
 
 @dataclass(frozen=True)
@@ -146,8 +161,11 @@ class Known:
     """One worker's knowledge (see the module's words), read through its own connections:
     one per thread, in autocommit, closed with the engine."""
 
-    def __init__(self, engine: Engine):
+    def __init__(self, engine: Engine, forget: Callable[[], None] = lambda: None):
+        """``forget``: drops every other cache of the worker (the app's ``KEPT``)."""
         self.engine = engine
+        self._forgetting: list[Callable[[], None]] = [forget]
+        self._accounts: list[Callable[[], None]] = []
         self.lock = threading.Lock()
         self._local = threading.local()
         self._opened: list = []
@@ -159,14 +177,18 @@ class Known:
         self.characters: dict[int, CharacterFacts] = {}
         self.players: dict[str, int] = {}  # player link digest -> character id
         self.player_of: dict[int, str] = {}
-        self.refused: dict[int, int] = {}  # event id -> its newest refusal
         self._marks_sql = str(
             MARKS.compile(dialect=engine.dialect, compile_kwargs={"literal_binds": True})
         )
         # Connections of its own, outside the app's pool: held by a thread for good, and
         # closed for good with the app's engine.
         self._own = create_engine(engine.url, poolclass=NullPool)
-        sa_event.listen(engine, "engine_disposed", self._close)
+        sa_event.listen(engine, "engine_disposed", self.forget)
+
+    def also_forget(self, forget: Callable[[], None], accounts: bool = False) -> None:
+        """Call ``forget`` whenever everything is forgotten (the epoch moved), and, with
+        ``accounts``, whenever the accounts mark moves too."""
+        (self._accounts if accounts else self._forgetting).append(forget)
 
     # --- connections ------------------------------------------------------------------------
 
@@ -180,18 +202,16 @@ class Known:
             local.cursor = None
         return local.connection
 
-    def _close(self, _engine=None) -> None:
+    def forget(self, _engine=None) -> None:
+        """Drop every connection (after a database error, or with the app's engine): the
+        next poll opens its own. What is known stays, under the marks it was read with:
+        the next marks read are compared with those (a restore meanwhile is seen)."""
         with self.lock:
             opened, self._opened = self._opened, []
             self._generation += 1
-            self.marks = None
         for connection in opened:
             with contextlib.suppress(Exception):  # already gone with its database
                 connection.close()
-
-    def forget(self) -> None:
-        """Drop every connection (after a database error): the next poll opens its own."""
-        self._close()
 
     def _read_marks(self) -> tuple:
         connection = self._connection()
@@ -220,17 +240,34 @@ class Known:
                     self._refresh(marks, versions)
 
     def _refresh(self, marks: tuple, versions: bool) -> None:
-        old = self.marks or (None,) * len(marks)
+        old = self.marks
+        if old is not None and _rewound(marks, old):
+            self._forget_everything()
+            old = None
+        old = old or (None,) * len(marks)
         if marks[ACCOUNTS] != old[ACCOUNTS]:
             self.callers = {}
-        if marks[REFUSALS] != old[REFUSALS]:
-            self.refused = {}
+            for forget in self._accounts:
+                forget()
         if marks[VERSIONS] != old[VERSIONS]:
             if versions:
                 self._read_versions()
             else:  # what is known of versions stays of the marks it was read under
-                marks = (old[VERSIONS], *marks[1:])
+                marks = (*marks[:VERSIONS], old[VERSIONS], *marks[VERSIONS + 1 :])
         self.marks = marks  # last: a reader that sees these marks sees what they cover
+
+    def forget_everything(self) -> None:
+        """Forget everything now (the marks could not be read: whatever they say then)."""
+        with self.lock:
+            self._forget_everything()
+            self.marks = None
+
+    def _forget_everything(self) -> None:
+        """As after a restart: nothing of the database as it was is answered again."""
+        self.callers, self.events, self.seen = {}, {}, {}
+        self.characters, self.players, self.player_of = {}, {}, {}
+        for forget in (*self._forgetting, *self._accounts):
+            forget()
 
     def _read_versions(self) -> None:
         connection = self._connection()
@@ -319,14 +356,9 @@ class Known:
             self.callers[key] = caller
             return caller
 
-    def newest_refusal(self, event_id: int) -> int:
-        known = self.refused.get(event_id)
-        if known is not None:
-            return known
-        with self.lock:
-            newest = self._connection().execute(NEWEST_REFUSAL, {"event": event_id}).scalar()
-            self.refused[event_id] = newest
-            return newest
+    @property
+    def epoch(self) -> int | None:
+        return None if self.marks is None else self.marks[EPOCH]
 
 
 def known_for(app) -> Known:
@@ -335,8 +367,12 @@ def known_for(app) -> Known:
     if kept is None:
         from ..extensions import db
 
+        def forget() -> None:
+            for name in KEPT:
+                app.extensions.pop(name, None)
+
         with app.app_context():
-            kept = app.extensions.setdefault("larp_known", Known(db.engine))
+            kept = app.extensions.setdefault("larp_known", Known(db.engine, forget))
     return kept
 
 

@@ -17,10 +17,10 @@ from sqlalchemy import bindparam, func, select
 
 from .. import rules
 from ..extensions import db
+from ..keeping.known import CONFLICTS, known
+from ..keeping.records import records
 from ..models import Character, DismissedConflict, Entry, User
-from .entries import judged_state, log_of
-from .known import CONFLICTS, known
-from .snapshots import snapshots
+from ..services.entries import judged_state, log_of
 
 # A referee is told about their entries on the characters they logged for this recently.
 RECENT = timedelta(hours=24)
@@ -50,7 +50,7 @@ def cause_of(log: list[rules.Entry], index: int) -> rules.Entry | None:
 
 def voided_entries(character: Character, now: datetime) -> list[Voided]:
     """The character's stored entries that the fold does not count, with their causes."""
-    if not snapshots().record(character).folded.conflicts:
+    if not records().record(character).folded.conflicts:
         # The kept fold judged every entry: with none refused, no log need be read.
         return []
     log = log_of(character)
@@ -112,24 +112,26 @@ IN_FLIGHT = timedelta(minutes=5)
 class _Logged:
     looked: datetime  # when the worker last read the user's entries
     latest: dict[int, datetime]  # character id -> the user's latest entry there
+    mark: int | None = None  # the conflicts mark when they were last read whole
 
 
 class LoggedLately:
     """A worker's note of the characters each user logged entries for lately: read whole
-    once, then only the entries received since it last looked (a cache: dropping it changes
-    no answer)."""
+    once, and again whenever the conflicts mark moved (an entry stored by other means than
+    the app's, e.g. an operator's SQL with any ``received_at``, moves it); else only the
+    entries received since it last looked (a cache: dropping it changes no answer)."""
 
     def __init__(self):
         self.users: dict[int, _Logged] = {}
         self.lock = threading.Lock()
 
-    def characters(self, user: User, now: datetime) -> list[int]:
+    def characters(self, user: User, now: datetime, mark: int | None = None) -> list[int]:
         """The ids of the characters ``user`` logged entries for in the ``RECENT`` before
-        ``now``."""
+        ``now``; ``mark``: the conflicts mark now."""
         with self.lock:
             known = self.users.get(user.id)
-        if known is None or now < known.looked:  # (a clock set back: read whole again)
-            since, latest = now - RECENT, {}
+        if known is None or now < known.looked or known.mark != mark:
+            since, latest = now - RECENT, {}  # (a clock set back too: read whole again)
         else:
             since, latest = max(now - RECENT, known.looked - IN_FLIGHT), dict(known.latest)
         found = db.session.execute(
@@ -143,7 +145,7 @@ class LoggedLately:
         oldest = now - RECENT
         latest = {c: at for c, at in latest.items() if at >= oldest}
         with self.lock:
-            self.users[user.id] = _Logged(now, latest)
+            self.users[user.id] = _Logged(now, latest, mark)
         return sorted(latest)
 
     def latest(self, user: User) -> dict[int, datetime]:
@@ -174,8 +176,9 @@ class _Kept:
 class KeptConflicts:
     """Each user's entries that stopped counting, as a worker last found them, kept while
     the conflicts mark stays: only a write that may change which entries count moves it
-    (services/versions.py), so an entry's answer reads nothing more to tell them (a cache:
-    dropping it changes no answer)."""
+    (the database's triggers, whoever writes: keeping/versions.py), so an entry's answer
+    reads nothing more to tell them (a cache: dropping it changes no answer; the epoch
+    moving drops it whole, keeping/known.py)."""
 
     def __init__(self):
         self.users: dict[int, _Kept] = {}
@@ -196,7 +199,7 @@ def voided_lately(user: User, now: datetime) -> list[Voided]:
     kept = kept_conflicts()
     held = kept.users.get(user.id)
     if held is None or held.mark != mark:
-        voided = _voided_lately(user, now)
+        voided = _voided_lately(user, now, mark)
         latest = dict(logged_lately().latest(user))
         named = [replace(v, character=Named(v.character.id, v.character.name)) for v in voided]
         held = _Kept(mark, named, latest)
@@ -207,12 +210,12 @@ def voided_lately(user: User, now: datetime) -> list[Voided]:
     return _not_dismissed(user, lately)
 
 
-def _voided_lately(user: User, now: datetime) -> list[Voided]:
+def _voided_lately(user: User, now: datetime, mark: int | None) -> list[Voided]:
     """The user's own voided entries on the characters they logged entries for lately,
     dismissed or not. Only characters whose kept fold is not current, or has conflicts, are
     read."""
-    ids = logged_lately().characters(user, now)
-    kept = snapshots()
+    ids = logged_lately().characters(user, now, mark)
+    kept = records()
     needed = []
     for start in range(0, len(ids), CHUNK):
         for character_id, version in db.session.execute(

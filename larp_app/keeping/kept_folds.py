@@ -1,7 +1,7 @@
 """Kept folds stored: a worker that starts in the middle of a big event reads each
 character's folded log instead of folding it again.
 
-When a worker folds a character while building an event's view (services/snapshots.py), it
+When a worker folds a character while building an event's view (keeping/views.py), it
 stores the fold (``rules.Folded``, the entries it refused and the row of the log's last
 entry) with the character's version and a *fingerprint*: the rule-system code that folded it
 and the event's settings. A starting worker reads the stored folds of an event's characters
@@ -10,7 +10,9 @@ whose fingerprint is its own; every other character is folded as before, and its
 stored in place of the older one.
 
 Never older over newer: a stored fold is used as it is only at exactly the character's
-version (versions move in one place, services/versions.py); one of an earlier version, of
+version (the database's triggers move versions, keeping/versions.py), and only of the
+database's epoch it was stored in (a restore or a rewritten log gives version numbers again
+to other logs: a fold of another epoch is never read); one of an earlier version, of
 the same larp sheet (its digest is stored with it), is folded on with the entries stored
 after its last row, which are the entries since (a character's entries are written one at
 a time under its lock). It is written only for a version read from committed rows, and
@@ -89,11 +91,15 @@ def _packages_of(ruleset) -> set[str]:
     return {t for t in tops if t != "larp_app" and t not in sys.stdlib_module_names}
 
 
-def fingerprint(ruleset_key: str, settings_key: str) -> str:
-    """What a fold depends on besides the log and the sheet (whose changes move the version)."""
+def fingerprint(ruleset_key: str, settings_key: str, epoch: int | None = None) -> str:
+    """What a fold depends on besides the log and the sheet (whose changes move the version),
+    and the database's epoch it was read in (keeping/versions.py): after a restore or a
+    rewrite of the log, versions may be given again to other logs, so no fold stored
+    before is read."""
     digest = hashlib.sha256(_code_digest(ruleset_key))
     digest.update(ruleset_key.encode())
     digest.update(settings_key.encode())
+    digest.update(f"epoch {epoch}".encode())
     return digest.hexdigest()
 
 
@@ -163,8 +169,8 @@ def _insert(dialect: str):
 
 def store(rows: list[dict]) -> None:
     """Store folds ({character_id, version, fingerprint, folded}) in a transaction of their
-    own (the reader's is not written in); a newer stored version is never replaced by an
-    older one."""
+    own (the reader's is not written in); a newer stored version of the same fingerprint is
+    never replaced by an older one (one of another fingerprint is never read: replaced)."""
     if not rows:
         return
     engine = db.engine
@@ -182,7 +188,8 @@ def store(rows: list[dict]) -> None:
             "fingerprint": statement.excluded.fingerprint,
             "folded": statement.excluded.folded,
         },
-        where=KeptFold.version <= statement.excluded.version,
+        where=(KeptFold.version <= statement.excluded.version)
+        | (KeptFold.fingerprint != statement.excluded.fingerprint),
     )
     try:
         with engine.begin() as connection:

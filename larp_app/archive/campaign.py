@@ -12,11 +12,11 @@ from datetime import datetime
 from .. import rules
 from ..extensions import db
 from ..models import Character, Event, User
-from .badges import active_badge, ensure_badges, give_player_link
-from .characters import record_change
-from .clock import now_utc
-from .entries import state_of
-from .events import archive_event, create_event
+from ..services.badges import active_badge, ensure_badges, give_player_link
+from ..services.characters import record_change
+from ..services.clock import now_utc
+from ..services.entries import state_of
+from ..services.events import archive_event, create_event
 
 
 @dataclass(frozen=True)

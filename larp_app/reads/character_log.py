@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from .. import rules
+from ..keeping.logs import log_of
 from ..models import Character
-from .entries import judged_state
-from .logs import log_of
+from ..services.entries import judged_state
 
 
 @dataclass(frozen=True)

@@ -17,12 +17,11 @@ from sqlalchemy import select
 
 from .. import rules
 from ..extensions import db
+from ..keeping.views import Row, View, views
 from ..messages import refusal_message
 from ..models import Character, Entry, Event, RefusedEntry
 from ..models import User as UserRow
-from . import snapshots as snapshots_
-from .sessions import dying_order
-from .snapshots import View, snapshots
+from ..services.sessions import dying_order
 
 RECENT = 30  # entries shown under "recent entries", and refused ones
 # An entry received this long after its instant arrived late (a phone offline, a slow sync).
@@ -31,14 +30,14 @@ LATE = timedelta(minutes=1)
 
 @dataclass(frozen=True)
 class BoardRow:
-    character: snapshots_.Row  # id, name, player, faction, and its kept record
+    character: Row  # id, name, player, faction, and its kept record
     snapshot: rules.Snapshot  # now
 
 
 @dataclass(frozen=True)
 class Logged:
     entry: rules.Entry
-    character: snapshots_.Row
+    character: Row
     conflict: Any  # the fold's conflict (code and params) when it skips the entry, else None
     received_at: datetime | None = None  # when the server got it
     referee_at: datetime | None = None  # its referee's instant, when moved to ``entry.at``
@@ -57,7 +56,7 @@ class Refused:
     """An entry a phone sent that the server could not store."""
 
     row: RefusedEntry
-    character: snapshots_.Row
+    character: Row
     author: str | None
 
 
@@ -80,7 +79,7 @@ def board_data(
 ) -> Board:
     """The board at ``now``: the event's kept view brought up to date. ``every_row`` False:
     its ``rows`` left empty (an answer with the changed rows only lists those)."""
-    view = view or snapshots().view(event, now)
+    view = view or views().view(event, now)
     by_id = view.rows
     if every_row:
         every = sorted(

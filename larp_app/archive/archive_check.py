@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from .. import rules
-from .users import ROLES
+from ..services.users import ROLES
 
 FORMAT = "larp_app.event/3"  # 1 held the badges in clear; 2 lacked the marks and history
 FORMATS = ("larp_app.event/2", FORMAT)

@@ -20,12 +20,14 @@ from sqlalchemy import select
 
 from .. import rules, tokens
 from ..extensions import db
+from ..keeping.records import state_of
+from ..keeping.views import Row, Since, View, spending
+from ..keeping.views import views as kept_views
 from ..messages import own_refusals, ruleset_text
 from ..models import Character, Event
 from ..rules.kinds import CONSOLE_FORM
 from ..rules.wire import settings_to_wire, sheet_to_wire, state_to_wire
-from .events import event_settings, status_catalogue
-from .snapshots import Row, Since, View, snapshots, spending, state_of
+from ..services.events import event_settings, status_catalogue
 from .words import ruleset_words
 
 
@@ -283,7 +285,7 @@ def phone_roster(
     if event_ids is not None:
         query = query.where(Event.id.in_(event_ids))
     events = db.session.scalars(query).all()
-    kept = snapshots()
+    kept = kept_views()
     views = [kept.view(e, at) for e in events]
     # The version names the language: the events' kits are in it, and a phone whose referee
     # changed language gets them whole again in the new one.
@@ -310,7 +312,7 @@ def phone_roster(
 
 
 def _badges(rows: list[tuple[Row, int]], whole: bool) -> dict[str, Any]:
-    """The active badges' hashes of these rows (kept by the view, services/snapshots.py);
+    """The active badges' hashes of these rows (kept by the view, keeping/views.py);
     for a delta (not ``whole``), the revoked ones' to forget, a withdrawn character's too."""
     active, revoked = {}, []
     for row, event_id in rows:

@@ -1,4 +1,7 @@
-"""Backups while the app serves: SQLite's online backup API, or pg_dump; and restores."""
+"""Backups while the app serves: SQLite's online backup API, or pg_dump; and restores, which
+the app must not be serving (a worker's heartbeat says whether it is), each giving the
+database a new epoch: every worker still running forgets what it kept of the database as it
+was (keeping/versions.py)."""
 
 from __future__ import annotations
 
@@ -9,11 +12,19 @@ import subprocess
 from datetime import UTC, datetime
 from pathlib import Path
 
+from sqlalchemy import text
 from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import SQLAlchemyError
 
+from ..keeping.versions import new_epoch
 from ..private_files import make_private, parent_folder, private_file
+from ..services.clock import now_utc
+from ..services.database_health import last_beat
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
+# A worker that answered this recently serves (web/health.py beats every 10 s or so while
+# requests come): a restore now would lose what it stores meanwhile.
+SERVING_WINDOW = 30
 PG_DUMP_MAGIC = b"PGDMP"
 
 
@@ -81,6 +92,30 @@ def restore_backup(uri: str, path: Path) -> None:
         url,
         database_flag=True,
     )
+
+
+def serving_lately() -> float | None:
+    """Seconds since a worker last answered (or /healthz did) when within
+    ``SERVING_WINDOW``; None when nothing did lately."""
+    last = last_beat()
+    if last is None:
+        return None
+    ago = max(0.0, (now_utc() - last).total_seconds())
+    return ago if ago < SERVING_WINDOW else None
+
+
+def new_epoch_after_restore(engine) -> bool:
+    """A new epoch for the restored database, and the stored folds of the old gone (no
+    worker would read them again); False when the backup is older than the epoch (then
+    ``flask db upgrade`` makes one)."""
+    try:
+        with engine.begin() as connection:
+            moved = new_epoch(connection)
+            if moved:
+                connection.execute(text("DELETE FROM kept_fold"))
+    except SQLAlchemyError:  # a backup from before the marks
+        return False
+    return moved
 
 
 def _kind(uri: str) -> str:

@@ -9,21 +9,24 @@ from collections.abc import Callable
 from sqlalchemy import select
 
 from ..extensions import db
+from ..keeping.known import known
+from ..keeping.views import views
 from ..models import Event
-from .clock import now_utc
+from ..services.clock import now_utc
 from .roster import row_json
-from .snapshots import snapshots
 
 
 def warm_open_events(alive: Callable[[], None] = lambda: None) -> list[tuple[int, int, float]]:
     """Build the kept view of every open event and its roster lines; ``alive`` is called
     between pieces of the work (a worker tells its master it is not stuck). Returns each
-    event's id, characters and seconds taken."""
+    event's id, characters and seconds taken. The database's marks are read first: what is
+    built is of them or newer, and a restore after it is seen (keeping/known.py)."""
+    known().current(versions=False)
     done = []
     events = db.session.scalars(select(Event).where(Event.archived_at.is_(None))).all()
     for event in events:
         started = time.monotonic()
-        view = snapshots().view(event, now_utc(), alive)
+        view = views().view(event, now_utc(), alive)
         for n, row in enumerate(view.rows.values()):
             row_json(row, event.id)
             if n % 500 == 499:

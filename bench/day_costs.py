@@ -1,0 +1,278 @@
+"""Each kind of request of ``bench/day.py`` alone, on each server: its CPU per answer.
+
+Four clients ask back to back for a few seconds, each on its connection kept alive and with
+its own referee's token and characters (the day's consoles', shared out); the server's CPU
+(and its PostgreSQL backends', if any) over the answers is the figure. A kind is asked as
+the day's clients ask it:
+
+- unchanged (304): with the tag of the answer the client holds;
+- changed (200): on the app, each ask comes after a note logged on its character beside the
+  server (in this process, through the app's own service, as another referee's entry
+  through another worker), so the app finds the change from the database and folds, renders
+  and compresses the new answer; the board and the roster are then asked as changes since
+  the version held (``?since=``). On the stored-answer server the tag held is one it never
+  gave, and it answers its body;
+- a state asked without a tag (200): nothing changed, the same answer made again (what this
+  benchmark once called a changed state);
+- an entry through ``/sync``, one a request, hits and heals, notes, energy spent and
+  restored in turn, each client on its own characters.
+
+The app's last answer of each kind is brought back: the stored-answer server is then started
+with those very bodies.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import uuid
+from collections import defaultdict
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+from day_load import ENTRY_KINDS, STALE, Fresh, KeptAlive, now_z, unpacked
+from entries import cpu_seconds, server_pids
+
+CLIENTS = 4
+CYCLE = 16  # characters a client changes in turn, at most
+
+
+UNCHANGED, CHANGED, UNTAGGED = "unchanged", "changed", "untagged"
+
+
+@dataclass(frozen=True)
+class Kind:
+    name: str
+    answer: str  # which of the stored answers it is: state, player, board, roster, entry
+    asked: str  # UNCHANGED (the tag held: 304), CHANGED (a change first: 200), UNTAGGED
+    target: float | None = None  # the issue's: app / stored answer at most this
+
+    @property
+    def changed(self) -> bool:
+        return self.asked != UNCHANGED
+
+
+KINDS = (
+    Kind("state, unchanged (304)", "state", UNCHANGED),
+    Kind("state, changed (200)", "state", CHANGED, 2.0),
+    Kind("state, asked without a tag (200)", "state", UNTAGGED),
+    Kind("player page, unchanged (304)", "player", UNCHANGED),
+    Kind("player page, changed (200)", "player", CHANGED, 2.0),
+    Kind("board, unchanged (304)", "board", UNCHANGED),
+    Kind("board, changed (200, ?since=)", "board", CHANGED),
+    Kind("roster, unchanged (304)", "roster", UNCHANGED),
+    Kind("roster delta (200, ?since=)", "roster", CHANGED),
+    Kind("one entry through /sync", "entry", CHANGED, 3.0),
+)
+
+
+@dataclass(frozen=True)
+class Context:
+    """What the clients ask with."""
+
+    event_id: int
+    characters: list[int]  # the consoles' characters
+    secret_of: dict[int, str]  # each character's player link
+    tokens: list[str]
+    cookie: str  # an organiser's session
+    roster_version: str  # a version of the roster held before
+    encodings: str | None  # Accept-Encoding
+
+
+class Changer:
+    """A note logged on a character beside the server: the app's own service, in this
+    process, on a thread of its own (its database connection named ``larp-bench``, so that
+    its PostgreSQL backend is not counted as the server's)."""
+
+    def __init__(self, uri: str):
+        if uri.startswith("postgresql"):
+            uri += ("&" if "?" in uri else "?") + "application_name=larp-bench"
+        self.uri = uri
+        self.pool = ThreadPoolExecutor(1, initializer=self._open)
+
+    def _open(self) -> None:
+        from larp_app import create_app
+
+        self.app = create_app({"SQLALCHEMY_DATABASE_URI": self.uri})
+        self.context = self.app.app_context()
+        self.context.push()
+
+    def _change(self, character_id: int) -> None:
+        from larp_app.extensions import db
+        from larp_app.models import Character
+        from larp_app.services.entries import record_entry
+
+        character = db.session.get(Character, character_id)
+        note = {"id": str(uuid.uuid4()), "at": now_z(), "kind": "note", "text": "bench"}
+        record_entry(character, note, None)
+        db.session.commit()
+
+    async def change(self, character_id: int) -> None:
+        await asyncio.get_running_loop().run_in_executor(self.pool, self._change, character_id)
+
+    def close(self) -> None:
+        def closing():
+            from larp_app.extensions import db
+
+            db.session.remove()
+            db.engine.dispose()
+            self.context.pop()
+
+        self.pool.submit(closing).result()
+        self.pool.shutdown()
+
+
+class Client:
+    """One client of a kind: its token, characters, and the tags and version it holds."""
+
+    def __init__(self, n: int, kind: Kind, context: Context, connection):
+        self.n, self.kind, self.context, self.connection = n, kind, context, connection
+        self.token = context.tokens[n % len(context.tokens)]
+        mine = context.characters[n::CLIENTS] or context.characters
+        self.characters = mine[:CYCLE] if kind.changed else mine[:1]
+        self.turn = itertools.count()
+        self.held: dict = {}  # character (or "since") -> tag
+        self.version = context.roster_version if kind.answer == "roster" else None
+
+    def request(self, character: int, tag: str | None) -> tuple:
+        """(method, path, headers, body) asking about ``character``."""
+        context, answer = self.context, self.kind.answer
+        headers = {"Accept-Encoding": context.encodings} if context.encodings else {}
+        bearer = {"Authorization": f"Bearer {self.token}"}
+        if tag:
+            headers["If-None-Match"] = tag
+        if answer == "state":
+            return "GET", f"/api/v1/characters/{character}/state", {**headers, **bearer}, None
+        if answer == "player":
+            return "GET", f"/p/{context.secret_of[character]}/live.json", headers, None
+        if answer == "board":
+            path = f"/events/{context.event_id}/board.json"
+            path += f"?since={self.version}" if self.version else ""
+            return "GET", path, {**headers, "Cookie": context.cookie}, None
+        if answer == "roster":
+            return "GET", f"/api/v1/roster?since={self.version}", {**headers, **bearer}, None
+        turn = next(self.turn)
+        item = {"id": str(uuid.uuid4()), "at": now_z(), **ENTRY_KINDS[turn % len(ENTRY_KINDS)]}
+        body = json.dumps({"entries": [{**item, "character": character, "sent_at": now_z()}]})
+        return "POST", "/api/v1/sync", {**headers, **bearer}, body.encode()
+
+    def key(self, character: int):
+        return "since" if self.kind.answer in ("board", "roster") else character
+
+    def seen(self, character: int, status: int, headers: dict, payload: bytes) -> bytes | None:
+        """Hold what the answer gave; its body unpacked (a 200)."""
+        if status != 200:
+            return None
+        plain = unpacked(headers, payload)
+        self.held[self.key(character)] = headers.get("etag")
+        if self.kind.answer in ("board", "roster"):
+            self.version = json.loads(plain)["version"]
+        return plain
+
+
+async def kind_loop(
+    port,
+    kind: Kind,
+    context: Context,
+    seconds: float,
+    kept_alive: bool,
+    changer: Changer | None,
+    measure,
+) -> tuple[dict, bytes | None]:
+    """``CLIENTS`` clients asking ``kind`` back to back for ``seconds``, after each has
+    loaded what it asks once (untimed): their answers counted by status, and ``measure``'s
+    figure over them; the last body of a 200."""
+    counted: dict = defaultdict(int)
+    wire: dict = defaultdict(int)  # bytes of the bodies answered, by status
+    last: list[bytes] = []
+    clients = [
+        Client(n, kind, context, (KeptAlive if kept_alive else Fresh)(port)) for n in range(CLIENTS)
+    ]
+
+    async def ask(client: Client, character: int, tag: str | None):
+        method, path, headers, body = client.request(character, tag)
+        try:
+            status, answer_headers, payload = await client.connection.request(
+                method, path, headers, body, 30
+            )
+        except (OSError, TimeoutError):
+            return "error"
+        plain = client.seen(character, status, answer_headers, payload)
+        if plain is not None and kind.answer != "entry":
+            last[:] = [plain]
+        wire[str(status)] += len(payload)
+        return status
+
+    if kind.answer != "entry":  # what each client holds, as a page open since the morning
+        for client in clients:
+            for character in client.characters:
+                if client.key(character) not in client.held:
+                    await ask(client, character, None)
+
+    async def run(client: Client, deadline: float):
+        loop = asyncio.get_running_loop()
+        for character in itertools.cycle(client.characters):
+            if loop.time() >= deadline:
+                return
+            tag = client.held.get(client.key(character))
+            if kind.asked == UNTAGGED:
+                tag = None
+            elif kind.asked == CHANGED and kind.answer != "entry":
+                if changer is not None:
+                    await changer.change(character)
+                else:
+                    tag = STALE
+            counted[str(await ask(client, character, tag))] += 1
+
+    wire.clear()  # (what the clients loaded first is not counted)
+    start = measure()
+    deadline = asyncio.get_running_loop().time() + seconds
+    await asyncio.gather(*(run(client, deadline) for client in clients))
+    figure = measure(start)
+    for client in clients:
+        client.connection.close()
+    return {"counted": dict(counted), "cpu": figure, "wire": dict(wire)}, (
+        last[0] if last else None
+    )
+
+
+def kind_costs(port, master, context: Context, seconds, kept_alive, changer, database) -> tuple:
+    """CPU per answer (ms) of each kind alone: {name: (all, the database's part or None)};
+    and the last body of each stored answer's kind ({kind: bytes})."""
+    pids = server_pids(master)
+
+    def measure(start=None):
+        now = (cpu_seconds(pids), database.snapshot() if database.url else None)
+        if start is None:
+            return now
+        server = now[0] - start[0]
+        base = None if start[1] is None else database.since(start[1])
+        return server, base
+
+    costs, bodies = {}, {}
+    for kind in KINDS:
+        done, body = asyncio.run(
+            kind_loop(port, kind, context, seconds, kept_alive, changer, measure)
+        )
+        counted = done["counted"]
+        expected = "200" if kind.changed else "304"
+        answered = counted.get(expected, 0)
+        server, base = done["cpu"]
+        total = server + (base or 0.0)
+        costs[kind.name] = (
+            total / max(answered, 1) * 1000,
+            None if base is None else base / max(answered, 1) * 1000,
+        )
+        if body is not None:
+            bodies[kind.answer] = body
+        wrong = {k: v for k, v in counted.items() if k != expected}
+        ms, base_ms = costs[kind.name]
+        said = "" if base_ms is None else f", {base_ms:.2f} ms of it PostgreSQL's"
+        size = done["wire"].get(expected, 0) / max(answered, 1)
+        print(
+            f"  {kind.name:32}{ms:7.2f} ms CPU{said}  ({answered} answers {expected},"
+            f" {size / 1000:.1f} KB each{', others: ' + str(wrong) if wrong else ''})",
+            flush=True,
+        )
+    return costs, bodies

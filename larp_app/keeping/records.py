@@ -1,0 +1,443 @@
+"""A character's record: its log folded once per worker and kept, so a state costs what
+changed.
+
+A character's *record* is its log folded to the last entry (``rules.Folded``) with the
+character's version and the event settings it was computed from; the state at any instant
+from the last entry on is that record advanced in time (``rules.snapshot_at``), pure and
+cheap. An entry, a new sheet or new settings raise the character's version (the
+database's triggers, whoever writes: keeping/versions.py), and the next reader folds that
+character again, and only it. An entry's write folds on from the worker's record instead
+(``fold_before``) and keeps the new record once its transaction commits
+(``keep_after_commit``). A record is a cache: dropping every one changes no answer
+(tests/web/test_snapshots.py proves it against the full fold).
+
+A record is compact: the fold's state and the answer's data, never the character's whole
+sheet. The sheet (with what only its rule system reads) is parsed again from the stored
+larp sheet when a fold or a step in time needs it; a few hundred parsed ones are kept, the
+most recently used (a 5,000-character event would otherwise hold every sheet in every
+worker).
+
+An event's views (keeping/views.py) are made of these records. Both are forgotten at once
+when the database's epoch moves (a restore, a rewritten log: keeping/known.py drops them).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from typing import Any
+
+from flask import current_app
+from sqlalchemy import and_, bindparam, or_, select
+from sqlalchemy import event as sa_event
+from sqlalchemy.orm import Session
+
+from .. import rules
+from ..extensions import db
+from ..models import Character, Entry, Event
+from ..rules.wire import sheet_to_wire, state_to_wire
+from ..services.events import event_settings
+from .logs import log_cache, log_of
+from .versions import UNCOMMITTED, uncommitted
+
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+KEPT_CONTEXTS = 512  # parsed sheets kept per worker, the most recently used
+
+
+def micros(at: datetime) -> int:
+    return (at - EPOCH) // rules.fold.TICK
+
+
+def settings_key(event: Event) -> str:
+    return json.dumps(event.settings or {}, sort_keys=True)
+
+
+def slim(sheet: rules.LarpSheet) -> rules.LarpSheet:
+    """The sheet's common figures alone (what a kept snapshot shows: the maxima)."""
+    return rules.LarpSheet(**{key: getattr(sheet, key) for key in rules.sheet.CORE_KEYS})
+
+
+@dataclass
+class Record:
+    """A character's log folded once, and its state at the view's instant."""
+
+    version: int
+    settings: str
+    sheet: rules.LarpSheet  # slim: the common figures
+    wire_sheet: dict[str, Any]  # what the phone's fold reads of the sheet (rules.wire)
+    folded: rules.Folded
+    conflict_entries: dict[str, rules.Entry]  # the entries the fold refused, by id
+    snapshot: rules.Snapshot | None = None  # at the view's instant
+    stamp: datetime | None = None  # the latest change at or before that instant
+    stamp_us: int = 0  # the same in microseconds since the epoch (0: none), as tokens say it
+    due: datetime | None = None  # the next change after it
+    state_json: dict | None = None  # the snapshot as data, without its instant
+    fold_json: dict | None = None  # the state's inner values, for the phone's fold (rules.wire)
+    html: dict[str, str] = field(default_factory=dict)  # board rows, by locale
+    roster_json: str | None = None  # its line of the phones' roster, as JSON text
+    # The row id of the log's last entry and the digest of the sheet it was folded with
+    # (KeptContext): the entries stored after that row are folded on from here.
+    last_row: int | None = None
+    sheet_digest: bytes | None = None
+    # A poll's answer: (from, until, the last change): between the two instants the state's
+    # last change is this one, so a poll then is answered from memory (``known_change``).
+    poll: tuple[datetime, datetime | None, datetime | None] | None = None
+
+    def at(
+        self,
+        ctx: rules.Context,
+        now: datetime,
+        log: list[rules.Entry] | None = None,
+        committed: bool = True,
+    ) -> None:
+        """Advance to ``now``; an entry dated later (a phone's clock) needs the log again.
+        ``committed``: the record is of committed rows, so a poll may be answered from it
+        until its next change (``poll``)."""
+        last = self.folded.last_at
+        if last is None or last <= now:
+            snapshot = rules.snapshot_at(self.folded, ctx, now)
+            self.stamp, until = rules.last_and_next_change(self.folded, ctx, now)
+            if committed:
+                self.poll = (now, until, self.stamp)
+            due = rules.next_change(snapshot.state, ctx)
+            self.due = None if due is None else max(due, now + rules.fold.TICK)
+        else:
+            snapshot = rules.snapshot_at(rules.fold_log(ctx, log, now), ctx, now)
+            self.stamp = now  # said changed: the client asks again; rare and brief
+            due = rules.next_change(snapshot.state, ctx)
+            self.due = min(
+                [e.at for e in log if e.at > now]
+                + ([] if due is None else [max(due, now + rules.fold.TICK)])
+            )
+        self.stamp_us = 0 if self.stamp is None else micros(self.stamp)
+        self.snapshot = replace(snapshot, sheet=self.sheet)  # kept without the whole sheet
+        self.state_json = self.snapshot.to_dict()
+        del self.state_json["at"]
+        self.fold_json = state_to_wire(self.snapshot.state)
+        self.html.clear()
+        self.roster_json = None
+
+
+def fold_record(
+    sheet: KeptContext,
+    version: int,
+    log: list[rules.Entry] | None,
+    folded: rules.Folded | None = None,
+    conflicts: dict[str, rules.Entry] | None = None,
+    last_row: int | None = None,
+) -> Record:
+    """The record of ``log`` folded with ``sheet``; ``folded``: already folded whole by the
+    caller, and ``conflicts``, the entries it refused, when ``log`` was not read."""
+    folded = rules.fold_log(sheet.ctx, log) if folded is None else folded
+    if conflicts is None:
+        refused = {c.id for c in folded.conflicts}
+        conflicts = {e.id: e for e in log if e.id in refused}
+    slim_sheet, wire_sheet = sheet.forms()
+    return Record(
+        version=version,
+        settings=sheet.settings,
+        sheet=slim_sheet,
+        wire_sheet=wire_sheet,
+        folded=folded,
+        conflict_entries=conflicts,
+        last_row=last_row,
+        sheet_digest=sheet.digest,
+    )
+
+
+def rows_after(last_rows: dict[int, int], ruleset: str) -> dict[int, list]:
+    """The entries stored after each character's row (``last_rows``), as (row id, entry),
+    in arrival order: one query for them all."""
+    found: dict[int, list] = {}
+    if not last_rows:
+        return found
+    # Each character's own range of rows (an index on the character holds its rows in
+    # order): never the rows of the others between its last one and theirs.
+    since = or_(*(and_(Entry.character_id == c, Entry.id > r) for c, r in last_rows.items()))
+    query = select(Entry.character_id, Entry.id, Entry.fields).where(since).order_by(Entry.id)
+    for character_id, row_id, fields in db.session.execute(query):
+        found.setdefault(character_id, []).append(
+            (row_id, rules.entry_from_stored(fields, ruleset))
+        )
+    return found
+
+
+def folded_on(record: Record, sheet: KeptContext, version: int, rows: list) -> Record | None:
+    """``record`` at ``version`` with ``rows`` (the entries stored after its last row)
+    folded on; None when one of them cannot be (an undo, a late entry: fold it whole)."""
+    folded, conflicts, last_row = record.folded, record.conflict_entries, record.last_row
+    for row_id, entry in rows:
+        folded = rules.fold_on(folded, entry, sheet.ctx)
+        if folded is None:
+            return None
+        if folded.conflicts and folded.conflicts[-1].id == entry.id:
+            conflicts = {**conflicts, entry.id: entry}  # refused with the same sheet: rare
+        last_row = row_id
+    return fold_record(sheet, version, None, folded, conflicts, last_row)
+
+
+def larp_digest(larp: dict) -> bytes:
+    """A larp sheet's content, as a short digest: two parses with the same one are alike."""
+    text = json.dumps(larp, sort_keys=True, separators=(",", ":"))
+    return hashlib.blake2b(text.encode(), digest_size=16).digest()
+
+
+@dataclass
+class KeptContext:
+    settings: str  # the settings key
+    larp: dict  # the larp sheet as stored, parsed into ``ctx``
+    ctx: rules.Context
+    digest: bytes  # of ``larp`` (larp_digest)
+    _forms: tuple[rules.LarpSheet, dict[str, Any]] | None = None
+
+    def forms(self) -> tuple[rules.LarpSheet, dict[str, Any]]:
+        """The sheet as a record keeps it: slim, and as the phone's fold reads it."""
+        if self._forms is None:
+            self._forms = slim(self.ctx.sheet), sheet_to_wire(self.ctx.sheet)
+        return self._forms
+
+
+# The entries of a character stored after a row (services/entries.py, built once).
+LOG_AFTER = (
+    select(Entry.fields)
+    .where(Entry.character_id == bindparam("character"), Entry.id > bindparam("after"))
+    .order_by(Entry.id)
+)
+
+
+class Records:
+    """A worker's records, by character id, and a few parsed sheets."""
+
+    def __init__(self, kept_contexts: int = KEPT_CONTEXTS):
+        self.records: dict[int, Record] = {}
+        # (character id) -> the sheet parsed: the most recently used last
+        self.contexts: OrderedDict[int, KeptContext] = OrderedDict()
+        self.kept_contexts = kept_contexts
+        self.lock = threading.RLock()  # for a threaded server; gunicorn's sync workers: one
+
+    # Parsed sheets: a few, the most recently used, kept while the sheet and settings are the
+    # same (compared, not trusted to a version: an entry's new version changes neither).
+    def sheet_of(
+        self, character_id: int, key: str, larp: dict, settings: rules.Settings
+    ) -> KeptContext:
+        kept = self.contexts.get(character_id)
+        if kept is not None and kept.settings == key and kept.larp == larp:
+            self.contexts.move_to_end(character_id)
+            return kept
+        ctx = rules.Context.of(rules.LarpSheet.from_dict(larp), settings)
+        kept = KeptContext(key, larp, ctx, larp_digest(larp))
+        self.contexts[character_id] = kept
+        self.contexts.move_to_end(character_id)
+        while len(self.contexts) > self.kept_contexts:
+            self.contexts.popitem(last=False)
+        return kept
+
+    def kept_context(self, character: Character) -> KeptContext:
+        """The character's sheet parsed, with its digest: two records folded with the same
+        digest and settings key were folded with the same sheet and settings."""
+        event = character.event
+        return self.sheet_of(
+            character.id, settings_key(event), character.larp, event_settings(event)
+        )
+
+    def context(self, character: Character) -> rules.Context:
+        return self.kept_context(character).ctx
+
+    # One character (a console's poll, the player's page, an entry's answer).
+    def record(self, character: Character) -> Record:
+        """The character's record; its version alone tells it current (new settings raise
+        every character's version), so a current one costs no query."""
+        written = uncommitted()
+        if character.id in written:  # changed in this transaction: nothing kept before it ends
+            record = written.get(character.id)
+            if record is None or record.version != character.version:
+                return self._fold(character, keep=False)
+            return record
+        record = self.records.get(character.id)
+        if record is None or record.version != character.version:
+            with self.lock:
+                return self._fold(character)
+        return record
+
+    def _held(self, character: Character) -> Record | None:
+        """The record this worker holds for the character: this transaction's own when it
+        changed the character, else the last one kept (of any version)."""
+        written = uncommitted()
+        if character.id in written:
+            return written.get(character.id)
+        return self.records.get(character.id)
+
+    def fold_before(
+        self, character: Character, sheet: KeptContext
+    ) -> tuple[rules.Folded, dict[str, rules.Entry]] | None:
+        """The character's log folded, as its write lock found it, without reading the log
+        when this worker can: its record at the character's version, or a record of an
+        earlier version folded with the same sheet (``sheet``'s digest) and settings, with
+        the entries stored since folded on. None: the log must be read and folded whole.
+
+        The entries stored since are those after the record's last row: a character's
+        entries are written one at a time under its lock, so their row ids grow with their
+        commits. A version raised by anything but an entry (a badge, a check-in) adds none;
+        a new sheet or new settings are another digest or key. With the fold, the entries
+        it refused (by id) as far as they are known: those of the record."""
+        record = self._held(character)
+        if record is None or record.settings != sheet.settings:
+            return None
+        if record.version == character.version:
+            return record.folded, record.conflict_entries
+        if record.sheet_digest != sheet.digest or record.last_row is None:
+            return None
+        folded = record.folded
+        since = {"character": character.id, "after": record.last_row}
+        for fields in db.session.connection().execute(LOG_AFTER, since).scalars():
+            entry = rules.entry_from_stored(fields, sheet.ctx.ruleset.key)
+            folded = rules.fold_on(folded, entry, sheet.ctx)
+            if folded is None:  # an undo or a late entry among them
+                return None
+        return folded, record.conflict_entries
+
+    def keep_after_commit(
+        self,
+        character: Character,
+        version: int,
+        sheet: KeptContext,
+        folded: rules.Folded | None,
+        last_row: int,
+        log: list[rules.Entry] | None = None,
+        refused_before: dict[str, rules.Entry] | None = None,
+    ) -> None:
+        """This transaction stores an entry (row ``last_row``) for ``character``: once it
+        commits, keep the record at ``version`` of the log with it, ``folded`` whole with
+        ``sheet`` (None: not known here). ``log``: the log with the entry, when it was read;
+        else ``refused_before``, the entries refused before it (``fold_before``), must be
+        the fold's conflicts still, or no record is kept.
+
+        Never before the commit: a rolled-back transaction's version number is given again
+        to the next change, which would then find a record of a log that never was."""
+        record = None
+        if folded is not None and log is not None:
+            record = fold_record(sheet, version, log, folded, last_row=last_row)
+        elif (
+            folded is not None
+            and refused_before is not None
+            and refused_before.keys() == {c.id for c in folded.conflicts}
+        ):
+            record = fold_record(sheet, version, None, folded, refused_before, last_row)
+        uncommitted()[character.id] = record
+        db.session.info[KEEPER] = self
+
+    def _fold(self, character: Character, keep: bool = True) -> Record:
+        """The character's record at its version: the one kept folded on with the entries
+        stored since, when it is of the same sheet and settings; else its log folded whole."""
+        sheet = self.kept_context(character)
+        ruleset = character.event.ruleset
+        held = self.records.get(character.id)
+        record = None
+        if (
+            held is not None
+            and held.settings == sheet.settings
+            and held.sheet_digest == sheet.digest
+            and held.last_row is not None
+        ):
+            since = rows_after({character.id: held.last_row}, ruleset)
+            record = folded_on(held, sheet, character.version, since.get(character.id, []))
+        if record is None:
+            log, last_row = log_cache().log_and_last_row(character.id, ruleset)
+            record = fold_record(sheet, character.version, log, last_row=last_row)
+        if keep:
+            self.records[character.id] = record
+        return record
+
+    # A whole event (the roster, the board).
+
+
+RECORDS = "larp_records"  # in the app's extensions: this worker's Records
+KEEPER = "larp_records"  # in the session's info: the Records that keeps its records
+
+
+@sa_event.listens_for(Session, "after_commit")
+def _keep_committed(session: Session) -> None:
+    records = session.info.pop(UNCOMMITTED, {})
+    kept = session.info.pop(KEEPER, None)
+    if kept is None:
+        return
+    with kept.lock:
+        for character_id, record in records.items():
+            known = kept.records.get(character_id)
+            if record is not None and (known is None or known.version < record.version):
+                kept.records[character_id] = record
+
+
+@sa_event.listens_for(Session, "after_rollback")
+@sa_event.listens_for(Session, "after_soft_rollback")
+def _forget_rolled_back(session: Session, *_previous) -> None:
+    session.info.pop(UNCOMMITTED, None)
+    session.info.pop(KEEPER, None)
+
+
+def records() -> Records:
+    """This worker's records (a cache: dropping it changes no answer)."""
+    return current_app.extensions.setdefault(RECORDS, Records())
+
+
+def state_of(character: Character, at: datetime) -> rules.Snapshot:
+    """The character's state at ``at``: its record advanced, or, for an instant before its
+    last entry, the log folded up to ``at``."""
+    kept = records()
+    record = kept.record(character)
+    ctx = kept.context(character)
+    if record.folded.last_at is None or at >= record.folded.last_at:
+        return rules.snapshot_at(record.folded, ctx, at)
+    return rules.snapshot_at(rules.fold_log(ctx, log_of(character), at), ctx, at)
+
+
+def last_change_of(character: Character, at: datetime) -> datetime | None:
+    """The latest instant at or before ``at`` at which the character's state changed."""
+    kept = records()
+    record = kept.record(character)
+    if record.folded.last_at is not None and record.folded.last_at > at:
+        return at
+    known = known_change(record, character.version, at)
+    if known is not NOT_KNOWN:
+        return known
+    last, due = rules.last_and_next_change(record.folded, kept.context(character), at)
+    if character.id not in uncommitted():  # a record of this transaction may be rolled back
+        record.poll = (at, due, last)
+    return last
+
+
+NOT_KNOWN = object()
+
+
+def known_change(record: Record | None, version: int, at: datetime):
+    """The last change at ``at`` of the character whose kept ``record`` it is, when this
+    worker knows it without folding (its version is ``version``); else ``NOT_KNOWN``."""
+    if record is None or record.version != version or record.poll is None:
+        return NOT_KNOWN
+    start, until, last = record.poll
+    if start <= at and (until is None or at < until):
+        return last
+    return NOT_KNOWN
+
+
+def kept_state_tag(
+    kept: Records | None, character_id: int, version: int, at: datetime
+) -> str | None:
+    """``state_etag`` of a character at ``version`` from what this worker keeps (``kept``),
+    with no query and no fold; None when it does not know it."""
+    record = None if kept is None else kept.records.get(character_id)
+    known = known_change(record, version, at)
+    if known is NOT_KNOWN:
+        return None
+    return f"state.{version}.{0 if known is None else micros(known)}"
+
+
+def state_etag(character: Character, at: datetime) -> str:
+    """The version of a character's state at ``at``: its own version and its latest change.
+    Two instants with the same tag see the same state."""
+    changed_at = last_change_of(character, at)
+    return f"state.{character.version}.{0 if changed_at is None else micros(changed_at)}"
