@@ -28,7 +28,7 @@ import json
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from flask import current_app
@@ -41,15 +41,12 @@ from ..extensions import db
 from ..models import Character, Entry, Event
 from ..rules.wire import sheet_to_wire, state_to_wire
 from ..services.events import event_settings
+from . import tags
 from .logs import log_cache, log_of
+from .tags import micros
 from .versions import UNCOMMITTED, uncommitted
 
-EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 KEPT_CONTEXTS = 512  # parsed sheets kept per worker, the most recently used
-
-
-def micros(at: datetime) -> int:
-    return (at - EPOCH) // rules.fold.TICK
 
 
 def settings_key(event: Event) -> str:
@@ -201,6 +198,65 @@ class KeptContext:
         return self._forms
 
 
+@dataclass
+class Held:
+    """A character's log as its write lock found it, as an entry's write holds it
+    (``Records.hold``): folded before the entry when the worker could, read otherwise.
+    The write folds the entry on (``fold_on``), stores it, then keeps the record
+    (``keep``): one call into the keeping room, one out."""
+
+    records: Records
+    character: Character
+    sheet: KeptContext
+    fresh: bool  # the character in hand is as the lock found it
+    before: rules.Folded | None  # the log folded, when it was not read
+    refused_before: dict[str, rules.Entry] | None  # the entries that fold refused, by id
+    read: list[rules.Entry] | None  # the log, when it was read
+
+    @property
+    def ctx(self) -> rules.Context:
+        return self.sheet.ctx
+
+    def log(self) -> list[rules.Entry]:
+        """The log before the entry (read now if it was not)."""
+        if self.read is None:
+            self.read = log_of(self.character)
+        return self.read
+
+    def latest(self, default: datetime) -> datetime:
+        """The instant of the log's last entry; ``default`` for an empty log."""
+        known = [self.before.last_at] if self.read is None else [e.at for e in self.read]
+        return max(filter(None, known), default=default)
+
+    def fold_on(self, entry: rules.Entry, judged_at: datetime) -> tuple[rules.Folded, bool]:
+        """The log with ``entry``, folded, and whether that fold holds every entry (none is
+        dated after ``judged_at``): stepped on from the fold before when the entry comes
+        last, else the whole log folded again."""
+        folded = None if self.before is None else rules.fold_on(self.before, entry, self.ctx)
+        if folded is not None:
+            self.read = None  # the entry is the latest: every entry is at or before it
+            return folded, True
+        self.read = [*self.log(), entry]
+        whole = all(e.at <= judged_at for e in self.read)
+        return rules.fold_log(self.ctx, self.read, judged_at), whole
+
+    def keep(self, version: int, row_id: int, entry: rules.Entry, folded, whole: bool) -> None:
+        """The entry is stored (row ``row_id``, the character now at ``version``): this
+        worker keeps it in the character's log at once (a rolled-back row is harmless there:
+        LogCache compares the client ids the database holds), and the record of the log with
+        it once the transaction commits (``folded`` is the whole log's only when ``whole``)."""
+        log_cache().add(self.character.id, row_id, entry)
+        self.records.keep_after_commit(
+            self.character,
+            version,
+            self.sheet,
+            folded if whole and self.fresh else None,
+            row_id,
+            self.read,
+            self.refused_before,
+        )
+
+
 # The entries of a character stored after a row (services/entries.py, built once).
 LOG_AFTER = (
     select(Entry.fields)
@@ -299,6 +355,17 @@ class Records:
             if folded is None:  # an undo or a late entry among them
                 return None
         return folded, record.conflict_entries
+
+    def hold(self, character: Character, fresh: bool, undo: bool = False) -> Held:
+        """What an entry's write needs of the character, held under its write lock: its
+        sheet parsed and its log folded before the entry (``fold_before``) when this worker
+        can, the log read otherwise. ``fresh``: the character in hand is as the lock found
+        it; ``undo``: the entry voids another, so the log is read and folded whole."""
+        sheet = self.kept_context(character)
+        before = self.fold_before(character, sheet) if fresh and not undo else None
+        folded, refused = (None, None) if before is None else before
+        log = log_of(character) if folded is None else None
+        return Held(self, character, sheet, fresh, folded, refused, log)
 
     def keep_after_commit(
         self,
@@ -433,11 +500,10 @@ def kept_state_tag(
     known = known_change(record, version, at)
     if known is NOT_KNOWN:
         return None
-    return f"state.{version}.{0 if known is None else micros(known)}"
+    return tags.state(version, known)
 
 
 def state_etag(character: Character, at: datetime) -> str:
     """The version of a character's state at ``at``: its own version and its latest change.
     Two instants with the same tag see the same state."""
-    changed_at = last_change_of(character, at)
-    return f"state.{character.version}.{0 if changed_at is None else micros(changed_at)}"
+    return tags.state(character.version, last_change_of(character, at))

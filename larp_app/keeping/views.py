@@ -33,11 +33,11 @@ from .records import (
     Records,
     fold_record,
     folded_on,
-    micros,
     records,
     rows_after,
     settings_key,
 )
+from .tags import micros
 from .versions import uncommitted
 
 VIEWS = "larp_views"  # in the app's extensions: this worker's Views

@@ -20,8 +20,9 @@ from sqlalchemy import select
 
 from .. import rules, tokens
 from ..extensions import db
+from ..keeping import tags
 from ..keeping.records import state_of
-from ..keeping.views import Row, Since, View, spending
+from ..keeping.views import Row, Since, spending
 from ..keeping.views import views as kept_views
 from ..messages import own_refusals, ruleset_text
 from ..models import Character, Event
@@ -250,11 +251,6 @@ def roster_text(data: dict[str, Any]) -> str:
     return f'{head[:-1]},"characters":[{",".join(data["characters"])}]}}'
 
 
-def roster_token(views: list[View]) -> str:
-    """The version of a roster: each event's version and the instant answered."""
-    return ",".join(f"{v.event_id}:{v.token().text()}" for v in views)
-
-
 def read_roster_token(text: str | None) -> dict[int, Since] | None:
     if not text:
         return None
@@ -289,7 +285,7 @@ def phone_roster(
     views = [kept.view(e, at) for e in events]
     # The version names the language: the events' kits are in it, and a phone whose referee
     # changed language gets them whole again in the new one.
-    token = f"{locale}|{roster_token(views)}"
+    token = tags.roster_version(locale, [(v.event_id, v.token()) for v in views])
     held_locale, _, held_since = (since or "").rpartition("|")
     held = read_roster_token(held_since) if held_locale == locale else None
     if held is not None and set(held) == {e.id for e in events}:

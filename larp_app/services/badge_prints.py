@@ -15,7 +15,6 @@ from typing import Any, BinaryIO
 
 from flask import Flask, current_app
 from sqlalchemy import select, update
-from sqlalchemy.exc import IntegrityError
 
 from .. import badges as badge_art
 from ..badges import LAYOUTS, PAPERS, BadgeFace
@@ -159,7 +158,8 @@ def selection_key(event: Event, options: Mapping[str, Any]) -> str:
 
 
 def expire_stale_jobs() -> int:
-    """Mark failed every queued or running print whose heartbeat stopped; return how many."""
+    """Mark failed every queued or running print whose heartbeat stopped (flushed); return
+    how many."""
     stale = timedelta(seconds=current_app.config.get("PRINT_STALE_SECONDS", STALE_SECONDS))
     now = now_utc()
     jobs = db.session.scalars(select(PrintJob).where(PrintJob.status.in_(ACTIVE))).all()
@@ -168,44 +168,45 @@ def expire_stale_jobs() -> int:
         job.status, job.error, job.finished_at = "failed", WORKER_STOPPED, now
         job.running_key = None
     if dead:
-        db.session.commit()
+        db.session.flush()
     return len(dead)
 
 
-def start_print_job(app: Flask, event: Event, options: dict[str, Any]) -> tuple[PrintJob, bool]:
-    """Queue a print and run it in a thread, so no web worker waits for thousands of badges.
+def queue_print_job(event: Event, options: dict[str, Any]) -> tuple[PrintJob, bool]:
+    """Queue a print (flushed), so that no web worker waits for thousands of badges: the
+    job and True. When the same selection is already being printed: that print and False.
 
-    Returns the job and True; or, when the same selection is already being printed, that
-    print and False (the database's unique running key decides, whichever worker asks).
+    The database's unique running key decides, whichever worker asks: a print of the same
+    selection queued meanwhile by another makes the flush fail (IntegrityError), and its
+    caller commits with ``web/commits.commit_retrying``, which finds that print. Once
+    committed, ``start_print_job`` runs it.
     """
     check_options(options)
     expire_stale_jobs()
     key = selection_key(event, options)
-    for _attempt in range(3):
-        now = now_utc()
-        job = PrintJob(
-            event_id=event.id,
-            options=options,
-            status="queued",
-            created_at=now,
-            heartbeat_at=now,
-            running_key=key,
-        )
-        db.session.add(job)
-        try:
-            db.session.commit()
-            break
-        except IntegrityError:
-            db.session.rollback()
-            running = db.session.scalar(select(PrintJob).where(PrintJob.running_key == key))
-            if running is not None:
-                return running, False
-    else:  # pragma: no cover - the running print ended three times between two statements
-        raise RuntimeError("could not queue the print")
+    running = db.session.scalar(select(PrintJob).where(PrintJob.running_key == key))
+    if running is not None:
+        return running, False
+    now = now_utc()
+    job = PrintJob(
+        event_id=event.id,
+        options=options,
+        status="queued",
+        created_at=now,
+        heartbeat_at=now,
+        running_key=key,
+    )
+    db.session.add(job)
+    db.session.flush()
+    return job, True
+
+
+def start_print_job(app: Flask, job: PrintJob) -> None:
+    """Run a committed print in a thread of its own. The thread is its own unit of work: it
+    commits the print's progress and end itself (no request waits for it)."""
     threading.Thread(
         target=_run, args=(app, job.id), daemon=True, name=f"badge-print-{job.id}"
     ).start()
-    return job, True
 
 
 def job_file(app: Flask, job_id: int) -> Path:

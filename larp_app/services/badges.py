@@ -6,7 +6,6 @@ from datetime import timedelta
 from urllib.parse import urlsplit
 
 from sqlalchemy import delete, func, select
-from sqlalchemy.exc import IntegrityError, OperationalError
 
 from .. import tokens
 from ..extensions import db
@@ -66,9 +65,6 @@ def _issue(character: Character) -> Badge:
     return badge
 
 
-REISSUE_TRIES = 8
-
-
 def _lock(character_id: int) -> Character | None:
     """The character, read again under a row lock on PostgreSQL (SQLite locks the file)."""
     query = select(Character).where(Character.id == character_id)
@@ -78,26 +74,19 @@ def _lock(character_id: int) -> Character | None:
 
 
 def reissue_badge(character_id: int) -> Badge | None:
-    """Reissue the character's badge and commit; None when there is no such character.
+    """Reissue the character's badge (flushed); None when there is no such character.
 
-    Reissues of one character at the same moment each end with one active badge: a reissue
-    that collides with another starts again from the badge the other made.
+    Reissues of one character at the same moment each end with one active badge: the
+    character is read again under its lock, and a reissue that collides with another (the
+    one active badge the database allows) is refused by the database at the flush; its
+    caller commits with ``web/commits.commit_retrying``, which starts it again from the
+    badge the other made.
     """
-    for attempt in range(REISSUE_TRIES):
-        try:
-            character = _lock(character_id)
-            if character is None:
-                return None
-            db.session.expire(character, ["badges"])
-            badge = issue_badge(character)
-            db.session.commit()
-            return badge
-        except (IntegrityError, OperationalError) as exc:
-            db.session.rollback()
-            locked = isinstance(exc, IntegrityError) or "locked" in str(exc.orig).lower()
-            if not locked or attempt == REISSUE_TRIES - 1:
-                raise
-    return None
+    character = _lock(character_id)
+    if character is None:
+        return None
+    db.session.expire(character, ["badges"])
+    return issue_badge(character)
 
 
 def give_player_link(character: Character, secret: str | None, digest: str | None = None) -> None:

@@ -12,7 +12,7 @@ from sqlalchemy.exc import IntegrityError
 
 from .. import rules
 from ..extensions import db
-from ..keeping.logs import log_cache, log_of, run
+from ..keeping.logs import log_of, run
 from ..keeping.records import records, state_of
 from ..keeping.versions import CHARACTER_VERSION, store_entry
 from ..messages import refusal_message
@@ -289,25 +289,19 @@ def _sent_at(raw: dict[str, Any]) -> dict[str, Any]:
 
 
 def _record(character, entry, raw, author, fresh, now, limits) -> Recorded:
-    """Judge and store the entry.
+    """Judge and store the entry: lock (taken by the caller), fold on, store, keep.
 
-    Usually the entry comes last in time and the worker keeps a fold of the log before it:
+    Usually the entry comes last in time and the worker holds a fold of the log before it:
     only the new entry is stepped onto that fold (rules.fold_on is the whole fold,
     tests/unit/test_fold_on.py) and the log is not read. Otherwise (an undo, a late entry,
     a character this worker has not folded) the log is read and folded whole. ``fresh``:
     the character in hand is as the lock found it, so its fold may be kept afterwards.
     """
-    kept = records()
-    sheet = kept.kept_context(character)
-    ctx = sheet.ctx
-    held = kept.fold_before(character, sheet) if fresh and entry.kind != "undo" else None
-    before, refused_before = (None, None) if held is None else held
-    log = log_of(character) if before is None else None
+    held = records().hold(character, fresh, undo=entry.kind == "undo")
     if entry.kind == "undo":
-        _check_undo_allowed(entry, log, author, now)
+        _check_undo_allowed(entry, held.log(), author, now)
     at = _placed(entry, raw, now, limits or entry_window(character))
-    known = [before.last_at] if log is None else [e.at for e in log]
-    latest = max(filter(None, known), default=at)
+    latest = held.latest(default=at)
     referee_at = None
     if latest - CONCURRENT <= at < latest:
         # Concurrent with the last entry stored (two phones a moment apart): judged in the
@@ -318,19 +312,13 @@ def _record(character, entry, raw, author, fresh, now, limits) -> Recorded:
     if author is not None:
         fields["author"] = author.username
     # Read as it will be read back: checked above.
-    entry = rules.entry_from_stored(fields, ctx.ruleset.key)
+    entry = rules.entry_from_stored(fields, held.ctx.ruleset.key)
     judged_at = max(now, at)
-    folded = None if before is None else rules.fold_on(before, entry, ctx)
-    if folded is None:
-        log = [*(log_of(character) if log is None else log), entry]
-        whole = all(e.at <= judged_at for e in log)
-        folded = rules.fold_log(ctx, log, judged_at)
-    else:
-        whole = True  # the entry is the latest: every entry is at or before it
+    folded, whole = held.fold_on(entry, judged_at)
     # The latest entry, stepped last whichever way it was folded: no other entry's verdict
     # changes, and its insert leaves the conflicts mark alone (keeping/versions.py).
     stepped = whole and entry.kind != "undo" and at >= latest
-    snapshot = rules.snapshot_at(folded, ctx, judged_at)
+    snapshot = rules.snapshot_at(folded, held.ctx, judged_at)
     refusal = next((c for c in snapshot.conflicts if c.id == entry.id), None)
     if refusal is not None:
         raise rules.RuleError(refusal.code, **refusal.params)
@@ -354,11 +342,5 @@ def _record(character, entry, raw, author, fresh, now, limits) -> Recorded:
     except IntegrityError:
         db.session.rollback()  # only reads came before: nothing else is lost
         return _answer_again(character, rules.entry_to_dict(entry), now)
-    # Kept by this worker at once; a rolled-back row is harmless there (LogCache compares
-    # the client ids the database holds).
-    log_cache().add(character.id, row_id, entry)
-    # ``folded`` is the whole log's: the next entry here steps on from it, once committed.
-    kept.keep_after_commit(
-        character, version, sheet, folded if whole and fresh else None, row_id, log, refused_before
-    )
+    held.keep(version, row_id, entry, folded, whole)
     return Recorded(fields, snapshot, created=True, whole=whole)

@@ -13,6 +13,7 @@ from wtforms import ValidationError
 
 from .. import rules
 from ..extensions import db
+from ..keeping import tags
 from ..keeping.known import Caller, known
 from ..keeping.records import state_etag
 from ..keeping.views import Since, views
@@ -32,7 +33,7 @@ from ..reads.roster import phone_roster, roster_text
 from ..rules.wire import state_to_wire
 from ..services.assignments import NotYourEvent, assigned_events, require_event
 from ..services.badges import BadgeRefused, resolve_badge, scan_url, status_url
-from ..services.badges import reissue_badge as reissue_and_commit
+from ..services.badges import reissue_badge as reissue
 from ..services.characters import character_with_event, edit_sheet, withdraw
 from ..services.clock import now_utc
 from ..services.entries import record_entry, state_of
@@ -40,6 +41,7 @@ from ..services.events import archive_event, create_event
 from ..services.reimport import ADDED, apply_import, plan_import
 from ..services.sync import sync_one
 from ..services.users import token_digest, user_for_token
+from .commits import commit_retrying
 from .display import entry_summary, public_base_url
 from .fair import costly
 from .hygiene import MAX_ID, api_error, http_api_error
@@ -270,7 +272,7 @@ def get_badge(presented: str):
 @requires("organiser")
 def reissue_badge(character_id: int):
     """Reissue a lost badge: the old card is refused from now on."""
-    badge = reissue_and_commit(character_id)
+    badge = commit_retrying(lambda: reissue(character_id))
     if badge is None:
         return error(404, "not_found", "no such character")
     base = public_base_url()
@@ -510,7 +512,7 @@ def get_state(character_id: int):
         return jsonify({**_state_json(state), "your_conflicts": _your_conflicts(character)})
     now = now_utc()
     # The conflicts are the caller's: their dismissals change the answer too.
-    etag = f"{state_etag(character, now)}.u{g.user.id}.d{dismissed_mark(g.user)}"
+    etag = tags.console_state(state_etag(character, now), g.user.id, dismissed_mark(g.user))
     return not_modified(etag) or versioned(
         {**_state_json(state_of(character, now)), "your_conflicts": _your_conflicts(character)},
         etag,
@@ -625,7 +627,7 @@ def get_phone_roster():
                 require_event(g.user, event)
     since = request.args.get("since")
     token, data = phone_roster(locale, now_utc(), since, event_ids)
-    etag = f"roster.{locale}.{token}"
+    etag = tags.roster(locale, token)
     if data is None:
         response = Response(status=304)
         response.set_etag(etag, weak=True)

@@ -10,6 +10,7 @@ from flask import Blueprint, Response, jsonify, render_template, request
 from flask_babel import get_locale
 
 from .. import rules
+from ..keeping import tags
 from ..keeping.records import state_etag
 from ..models import Character, Event
 from ..reads.roster import in_language
@@ -102,7 +103,7 @@ def live(secret: str):
     if character is None:
         return jsonify({"error": "not_found"}), 404
     # Checked before any work: a poll that changed nothing costs no fold and no page.
-    etag = f"player.{get_locale()}.{state_etag(character, now)}"
+    etag = tags.player(str(get_locale()), state_etag(character, now))
     if request.if_none_match.contains_weak(etag):
         response = Response(status=304)
         response.set_etag(etag, weak=True)

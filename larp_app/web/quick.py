@@ -43,6 +43,7 @@ from flask import Flask, request
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header, parse_cookie
 
+from ..keeping import tags
 from ..keeping.known import REFUSALS, Known, known_for
 from ..keeping.records import RECORDS, kept_state_tag
 from ..keeping.views import VIEWS, kept_view_token
@@ -54,7 +55,7 @@ from .health import _now_text, request_log
 from .hygiene import COOKIES_REFUSED as REFUSED
 from .hygiene import MAX_ID
 from .i18n import pick_locale
-from .security import CSP, HSTS
+from .security import security_headers
 
 log = logging.getLogger(__name__)
 
@@ -220,7 +221,7 @@ class QuickAnswers:
         tag = kept_state_tag(self._records(), character_id, character.version, clock.now_utc())
         if tag is None:
             return None
-        etag = f"{tag}.u{caller.user_id}.d{caller.dismissed}"
+        etag = tags.console_state(tag, caller.user_id, caller.dismissed)
         if not _holds(held, etag):
             return None
         # A bearer token's answer never read the session: it does not vary with the cookie.
@@ -243,7 +244,7 @@ class QuickAnswers:
         tag = kept_state_tag(self._records(), character.id, character.version, clock.now_utc())
         if tag is None:
             return None
-        etag = f"player.{locale}.{tag}"
+        etag = tags.player(locale, tag)
         if not _holds(held, etag):
             return None
         return etag, [
@@ -282,9 +283,8 @@ class QuickAnswers:
         if any(t is None for t in tokens):
             return None
         locale = self._locale(environ, self._session(environ) or {}, caller)
-        views = ",".join(f"{n}:{t.text()}" for n, t in zip(worked, tokens, strict=True))
-        token = f"{locale}|{views}"  # as reads/roster.py names it
-        etag = f"roster.{locale}.{token}"
+        token = tags.roster_version(locale, zip(worked, tokens, strict=True))
+        etag = tags.roster(locale, token)
         if since[0] == token or (held and _holds(held, etag)):
             return etag, [("Cache-Control", "no-cache"), ("Vary", VARY)]
         return None
@@ -303,7 +303,7 @@ class QuickAnswers:
         if token is None:
             return None
         locale = self._locale(environ, self._session(environ) or {}, caller)
-        etag = f"board.{locale}.{token.text()}.{known.marks[REFUSALS]}"
+        etag = tags.board(locale, tags.board_version(token, known.marks[REFUSALS]))
         return (
             (etag, [("Cache-Control", "no-cache"), ("Vary", VARY)]) if _holds(held, etag) else None
         )
@@ -413,15 +413,8 @@ class QuickAnswers:
     # --- the answer ---------------------------------------------------------------------
 
     def _not_modified(self, environ, start_response, etag, headers, started):
-        headers = [
-            ("ETag", f'W/"{etag}"'),
-            *headers,
-            ("Content-Security-Policy", CSP),
-            ("X-Content-Type-Options", "nosniff"),
-            ("Referrer-Policy", "same-origin"),
-        ]
-        if environ.get("wsgi.url_scheme") == "https":
-            headers.append(("Strict-Transport-Security", HSTS))
+        secure = environ.get("wsgi.url_scheme") == "https"
+        headers = [("ETag", f'W/"{etag}"'), *headers, *security_headers(secure)]
         start_response("304 NOT MODIFIED", headers)
         if request_log.isEnabledFor(logging.INFO):
             path = environ.get("PATH_INFO", "")

@@ -72,12 +72,22 @@ def instance_secret(instance: Path) -> str:
 HSTS = "max-age=31536000"
 
 
+def security_headers(secure: bool) -> list[tuple[str, str]]:
+    """The headers every answer carries, the quick answers before Flask (web/quick.py) too;
+    ``secure``: the request came over HTTPS."""
+    headers = [
+        ("Content-Security-Policy", CSP),
+        ("X-Content-Type-Options", "nosniff"),
+        ("Referrer-Policy", "same-origin"),
+    ]
+    if secure:
+        headers.append(("Strict-Transport-Security", HSTS))
+    return headers
+
+
 def _headers(response: Response) -> Response:
-    response.headers.setdefault("Content-Security-Policy", CSP)
-    response.headers.setdefault("X-Content-Type-Options", "nosniff")
-    response.headers.setdefault("Referrer-Policy", "same-origin")
-    if request.is_secure:
-        response.headers.setdefault("Strict-Transport-Security", HSTS)
+    for name, value in security_headers(request.is_secure):
+        response.headers.setdefault(name, value)
     if _private(response):
         response.headers.setdefault("Cache-Control", "no-store")
     return response

@@ -122,3 +122,70 @@ def test_the_shared_templates_and_scripts_name_no_rule_system():
         if name.lower() in path.read_text(encoding="utf-8").lower()
     ]
     assert named == []
+
+
+# Each room, and the rooms it must never reach into (ARCHITECTURE.md).
+NEVER_IMPORTS = {
+    "larp_app.keeping": ("larp_app.reads", "larp_app.archive", "larp_app.web", "larp_app.cli"),
+    "larp_app.services": ("larp_app.archive", "larp_app.web", "larp_app.cli"),
+    "larp_app.reads": ("larp_app.archive", "larp_app.web", "larp_app.cli"),
+    "larp_app.archive": ("larp_app.web", "larp_app.cli"),
+}
+
+
+def room_crossings(graph: dict[str, set[str]]) -> list[str]:
+    return [
+        f"{name} imports {other}"
+        for room, barred in NEVER_IMPORTS.items()
+        for name in sorted(graph)
+        if name == room or name.startswith(room + ".")
+        for other in sorted(graph[name])
+        if any(other == b or other.startswith(b + ".") for b in barred)
+    ]
+
+
+def test_each_room_imports_only_the_rooms_below_it():
+    graph = import_graph()
+    assert {room for room in NEVER_IMPORTS if any(n.startswith(room + ".") for n in graph)} == set(
+        NEVER_IMPORTS
+    )
+    assert room_crossings(graph) == []
+
+
+def test_the_room_check_sees_a_crossing():
+    graph = {"larp_app.keeping.records": {"larp_app.web.quick"}, "larp_app.web.quick": set()}
+    assert room_crossings(graph) == ["larp_app.keeping.records imports larp_app.web.quick"]
+
+
+# The one unit of work below the web views and commands that commits for itself: a print
+# runs in its own thread, after the request that queued it ended.
+COMMITS_ITS_OWN = {("larp_app.services.badge_prints", "_print_job")}
+
+
+def commits_below_the_callers() -> list[str]:
+    found = []
+    for name, path in modules().items():
+        if not any(name.startswith(room + ".") for room in NEVER_IMPORTS):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for function in ast.walk(tree):
+            if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            for node in ast.walk(function):
+                if (
+                    isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Attribute)
+                    and node.func.attr == "commit"
+                    and (name, function.name) not in COMMITS_ITS_OWN
+                    and not any(  # a function nested in the print's own
+                        (name, outer.name) in COMMITS_ITS_OWN
+                        for outer in ast.walk(tree)
+                        if isinstance(outer, ast.FunctionDef) and function in ast.walk(outer)
+                    )
+                ):
+                    found.append(f"{name}.{function.name} line {node.lineno}")
+    return found
+
+
+def test_use_cases_reads_and_the_keeping_room_flush_and_their_caller_commits():
+    assert commits_below_the_callers() == []

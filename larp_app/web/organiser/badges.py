@@ -30,6 +30,7 @@ from ...services.badge_prints import (
     badge_face,
     expire_stale_jobs,
     faction_colour,
+    queue_print_job,
     start_print_job,
 )
 from ...services.badges import (
@@ -41,6 +42,7 @@ from ...services.badges import (
 )
 from ...services.characters import factions_of
 from ..auth import login_required
+from ..commits import commit_retrying
 from ..display import public_base_url
 from . import bp
 
@@ -48,11 +50,16 @@ COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 
 
 def _job(event_id: int, job_id: int) -> PrintJob:
-    expire_stale_jobs()
+    _expire_stale_jobs()
     job = db.get_or_404(PrintJob, job_id)
     if job.event_id != event_id:
         abort(404)
     return job
+
+
+def _expire_stale_jobs() -> None:
+    if expire_stale_jobs():
+        db.session.commit()
 
 
 def issued_elsewhere_text(count: int | None = None) -> str:
@@ -93,10 +100,12 @@ def job_error(job: PrintJob) -> str | None:
 
 def _start(event: Event, options: dict):
     try:
-        job, started = start_print_job(current_app._get_current_object(), event, options)
+        job, started = commit_retrying(lambda: queue_print_job(event, options))
     except ValueError as exc:
         flash(str(exc), "error")
         return redirect(url_for("organiser.badges", event_id=event.id))
+    if started:
+        start_print_job(current_app._get_current_object(), job)
     if not started:
         flash(_("The same badges are already being printed: here is that print."), "info")
     return redirect(url_for("organiser.print_job", event_id=event.id, job_id=job.id))
@@ -106,7 +115,7 @@ def _start(event: Event, options: dict):
 @login_required("organiser")
 def badges(event_id: int):
     event = db.get_or_404(Event, event_id)
-    expire_stale_jobs()
+    _expire_stale_jobs()
     jobs = db.session.scalars(
         db.select(PrintJob)
         .where(PrintJob.event_id == event.id)
@@ -242,7 +251,7 @@ def badge_png(character_id: int, side: str):
 @login_required("organiser")
 def reissue(character_id: int):
     """A lost badge: a new card and a new player link; the old ones stop working."""
-    badge = reissue_badge(character_id)
+    badge = commit_retrying(lambda: reissue_badge(character_id))
     if badge is None:
         abort(404)
     flash(
@@ -258,7 +267,7 @@ def reissue_elsewhere(event_id: int):
     event = db.get_or_404(Event, event_id)
     characters = [c.id for c in issued_elsewhere_in(event.id)]
     for character_id in characters:
-        reissue_badge(character_id)
+        commit_retrying(lambda character_id=character_id: reissue_badge(character_id))
     flash(
         ngettext(
             "%(num)d new badge issued: its old card no longer works. Print it now.",

@@ -12,6 +12,7 @@ from sqlalchemy import select
 
 from ... import rules
 from ...extensions import db
+from ...keeping import tags
 from ...keeping.views import Since, View, views
 from ...messages import refusal_message
 from ...models import Event, Mark
@@ -108,7 +109,7 @@ def board(event_id: int):
 
 def _version(event: Event, view: View) -> str:
     """What the board shows: the view's version and instant, and the newest refusal."""
-    return f"{view.token().text()}.{_refused_mark(event)}"
+    return tags.board_version(view.token(), _refused_mark(event))
 
 
 @bp.get("/events/<int:event_id>/board.json")
@@ -126,7 +127,7 @@ def board_live(event_id: int):
     event = db.get_or_404(Event, event_id)
     view = views().view(event, now_utc())
     token = _version(event, view)
-    etag = f"board.{get_locale()}.{token}"
+    etag = tags.board(str(get_locale()), token)
     if request.if_none_match.contains_weak(etag):
         return _not_modified(etag)
     held = request.if_none_match.as_set(include_weak=True)
