@@ -9,7 +9,7 @@ HOST ?= 0.0.0.0
 PORT ?= 5000
 WORKERS ?= $(shell echo $$(( 2 * $$(nproc 2>/dev/null || echo 2) )))
 
-.PHONY: install translations messages run test lint bench clean
+.PHONY: install translations messages run test fast lint bench clean
 
 install: $(STAMP) $(VENDOR)
 
@@ -72,6 +72,12 @@ lint: install
 
 test: install translations lint
 	$(BIN)/pytest
+
+# The fast tests alone (the engine, the rule systems, the folds' vectors, the house's
+# layering: no server, no browser), for the loop of a change; `make test` before a push.
+fast: install translations
+	$(BIN)/ruff check .
+	$(BIN)/pytest -q tests/unit
 
 bench: install
 	$(BIN)/python bench/fold.py
