@@ -189,6 +189,13 @@ def test_in_english_at_0_points_the_header_recalls_the_stagger_in_italian_and_en
         "At 0 hit points, only stagger (1 metre a turn); one more blow: unconscious."
     )
     expect(original).to_be_visible()
+    # Dying, blows change nothing: no line may still say what one more blow does.
+    from .test_console_one_hand_in_chromium import log_on_server
+
+    log_on_server(app, character["id"], kind="hit", pierce=True, damage=1)
+    expect(page.locator("[data-hp]")).to_have_text("-1", timeout=5000)
+    expect(page.locator("[data-wound-rules] span")).to_have_count(0)
+    expect(page.locator(".console")).not_to_contain_text("one more blow")
     page.get_by_role("button", name="More", exact=True).click()
     beside = page.locator('[data-dialog="more"] [data-action-rule="coup_de_grace"]')
     expect(beside.locator('span[lang="it"]')).to_contain_text("mimato per almeno 3 secondi")

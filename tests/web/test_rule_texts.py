@@ -89,7 +89,7 @@ def test_the_phone_rosters_event_kit_carries_the_ex_nihilo_rules_and_none_for_at
     kits = {e["id"]: e for e in answer.json["events"]}
     assert kits[1]["ruleset"] == "ex-nihilo" and kits[2]["ruleset"] == "athkri"
     rules = {r["key"]: r for r in kits[1]["rules"]}
-    assert rules["stagger"]["wounds"] == ["grievous", "dying"]
+    assert rules["stagger"]["wounds"] == ["grievous"]  # dying, blows change nothing
     assert [lang for lang, _ in rules["stagger"]["text"]] == ["it", "en"]
     assert rules["stagger"]["text"][0][1].startswith("A 0 punti vita si può solo barcollare")
     assert rules["stagger"]["text"][1][1].startswith("At 0 hit points, only stagger")

@@ -411,11 +411,12 @@ DAMAGE_TYPES = {
 # What every larp sheet recalls at 0 points and on a coup de grâce, in the rule's language
 # (the published larp rules' "Vita e Morte", with their 3 seconds: README.md, "Wounds") with
 # its translations, and
-# where the console recalls it: at 0 points and dying, and beside the coup de grâce.
+# where the console recalls it: at 0 points (not dying: a blow then changes nothing, the
+# header must not say what one more does), and beside the coup de grâce.
 SHEET_RULES = (
     {
         "key": "stagger",
-        "wounds": ("grievous", "dying"),
+        "wounds": ("grievous",),
         "text": {
             "it": "A 0 punti vita si può solo barcollare (1 metro per turno); un altro colpo: "
             "incosciente.",
