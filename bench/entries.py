@@ -103,7 +103,7 @@ def flask_cli(env: dict, *args: str, timeout: float = CLI_TIMEOUT) -> str:
 
 def create_token(env: dict, username: str, role: str) -> str:
     out = flask_cli(env, "users", "create", username, "--role", role)
-    return re.search(r"^token: (\S+)$", out, re.M).group(1)
+    return re.search(r"^token \(for scripts\): (\S+)$", out, re.M).group(1)
 
 
 def free_port() -> int:

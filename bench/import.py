@@ -108,7 +108,7 @@ def run(count: int, repeat: int) -> None:
 
         flask_cli(env, "db", "upgrade")
         out = flask_cli(env, "users", "create", "bench-organiser", "--role", "organiser")
-        token = re.search(r"^token: (\S+)$", out, re.M).group(1)
+        token = re.search(r"^token \(for scripts\): (\S+)$", out, re.M).group(1)
 
         sheets = make_sheets(count)
         sheets_file = tmp / "sheets.json"

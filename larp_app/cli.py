@@ -414,7 +414,7 @@ def event_import_command(archive_file: str) -> None:
 @click.option("--role", type=click.Choice(ROLES), required=True)
 @click.option("--password", help="Generated and printed when not given.")
 def users_create_command(username: str, role: str, password: str | None) -> None:
-    """Create an account; print its password when generated, and its API token."""
+    """Create an account; print its password when generated, and an API token for scripts."""
     try:
         user, password_used, token = create_user(username, role, password)
     except rules.InvalidInput as exc:
@@ -423,7 +423,7 @@ def users_create_command(username: str, role: str, password: str | None) -> None
     click.echo(f"created {user.role} {user.username}")
     if password is None:
         click.echo(f"password: {password_used}")
-    click.echo(f"token: {token}")
+    click.echo(f"token (for scripts): {token}")
 
 
 def _user_named(username: str) -> User:

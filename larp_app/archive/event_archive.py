@@ -337,7 +337,9 @@ def _import(archive: dict[str, Any]) -> tuple[Event, list[tuple[str, str]]]:
         if account["username"] in users:
             continue
         try:
-            user, password, _token = create_user(account["username"], account["role"])
+            user, password, _token = create_user(
+                account["username"], account["role"], token_label=None
+            )
         except rules.InvalidInput as exc:
             raise ArchiveRefused(f"FILE: account {account['username']}: {exc}") from exc
         user.active, user.language = account["active"], account["language"]

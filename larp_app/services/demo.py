@@ -81,7 +81,9 @@ def load_demo() -> DemoResult:
     logins = []
     for username, role in LOGINS:
         if db.session.scalar(select(User).where(User.username == username)) is None:
-            _user, password, _token = create_user(username, role, fixed.get(username))
+            _user, password, _token = create_user(
+                username, role, fixed.get(username), token_label=None
+            )
             logins.append((username, password))
             created = True
     db.session.flush()

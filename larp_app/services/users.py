@@ -49,8 +49,12 @@ def _check_password(checker: rules.Checker, password: str, path: str = "password
         checker.error(path, rules.bad_text(password))
 
 
-def create_user(username: str, role: str, password: str | None = None) -> tuple[User, str, str]:
-    """Create an account; return it with its password (generated when none given) and token."""
+def create_user(
+    username: str, role: str, password: str | None = None, *, token_label: str | None = "script"
+) -> tuple[User, str, str | None]:
+    """Create an account; return it with its password (generated when none given) and, when
+    ``token_label`` names one, an API token for scripts (None: a person who signs in needs
+    none, and can make one on their account page)."""
     checker = rules.Checker()
     name = checker.text({"username": username}, "username", "username", max_len=80)
     checker.choice({"role": role}, "role", "role", ROLES)
@@ -68,7 +72,7 @@ def create_user(username: str, role: str, password: str | None = None) -> tuple[
     )
     db.session.add(user)
     db.session.flush()
-    token = new_token(user, "first")
+    token = new_token(user, token_label) if token_label else None
     return user, password, token
 
 

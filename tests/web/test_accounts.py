@@ -6,6 +6,7 @@ import pytest
 
 from larp_app import create_app
 from larp_app.extensions import db
+from larp_app.models import ApiToken, User
 from larp_app.web.security import instance_secret
 
 from .helpers import csrf_token, log_in, make_user, post_form
@@ -99,6 +100,17 @@ def test_an_organiser_creates_a_referee_and_sees_the_password_once(organiser):
     assert 'class="secret"' in page
     assert answer.headers["Cache-Control"] == "no-store"  # no cache keeps the password
     assert 'class="secret"' not in organiser.get("/users").get_data(as_text=True)
+
+
+def test_an_account_made_on_the_accounts_page_has_no_token_it_never_asked_for(app, organiser):
+    post_form(organiser, "/users", {"username": "rita"}, page="/users")
+    page = organiser.get("/users").get_data(as_text=True)
+    rows = {row.split("</td>", 1)[0]: row for row in page.split("<tr><td>")[1:]}
+    assert "API token" not in rows["rita"]
+    assert "API token “script”" in rows["olga"]  # made for scripts (as the command does)
+    with app.app_context():
+        rita = db.session.scalar(db.select(User).where(User.username == "rita"))
+        assert db.session.query(ApiToken).filter_by(user_id=rita.id).count() == 0
 
 
 def test_disabling_a_referee_logs_them_out_and_keeps_them_out(app, organiser):

@@ -32,7 +32,7 @@ def test_users_create_prints_a_generated_password_and_a_working_token(app, runne
     with app.app_context():
         user = db.session.scalar(db.select(User).where(User.username == "rita"))
         assert password_matches(user, lines["password"])
-        assert user_for_token(lines["token"]).username == "rita"
+        assert user_for_token(lines["token (for scripts)"]).username == "rita"
         assert lines["password"] not in user.password_hash
 
 
@@ -40,7 +40,7 @@ def test_users_create_with_a_password_does_not_print_it(runner):
     result = runner.invoke(
         args=["users", "create", "olga", "--role", "organiser", "--password", "a-long-password"]
     )
-    assert "password:" not in result.output and "token: " in result.output
+    assert "password:" not in result.output and "token (for scripts): " in result.output
 
 
 def test_users_create_refuses_a_taken_name(runner):

@@ -64,10 +64,10 @@ def test_tokens_are_kept_only_as_hashes_and_listed_per_user(app, referee_token):
     uid, token = referee_token
     with app.app_context():
         user = db.session.get(User, uid)
-        second = new_token(user, "script")
+        second = new_token(user, "backup")
         db.session.commit()
         listed = tokens_of(user)
-        assert [t.label for t in listed] == ["first", "script"]
+        assert [t.label for t in listed] == ["script", "backup"]
         assert all(token not in (t.token_hash, second) for t in listed)
         assert all(second != t.token_hash for t in listed)
 
@@ -100,10 +100,10 @@ def test_tokens_end_with_log_out_every_phone_and_a_password_reset(
 
 def test_the_cli_lists_makes_and_revokes_tokens(app, runner, referee_token):
     _uid, token = referee_token
-    made = runner.invoke(args=["users", "new-token", "remo", "--label", "script"])
+    made = runner.invoke(args=["users", "new-token", "remo", "--label", "backup"])
     new = made.output.split("token: ", 1)[1].strip()
     listed = runner.invoke(args=["users", "tokens", "remo"]).output.splitlines()
-    assert [line.split("\t")[1] for line in listed] == ["first", "script"]
+    assert [line.split("\t")[1] for line in listed] == ["script", "backup"]
     first_id = listed[0].split("\t")[0]
     assert runner.invoke(args=["users", "revoke-token", "remo", first_id]).exit_code == 0
     client = app.test_client()

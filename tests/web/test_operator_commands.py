@@ -97,7 +97,7 @@ def test_tokens_revoke_by_label_by_id_or_all_of_an_account(
 
 
 def test_tokens_revoke_needs_one_way_to_name_the_tokens(runner, tokens):
-    both = runner.invoke(args=["tokens", "revoke", "referee-1", "--all", "--label", "first"])
+    both = runner.invoke(args=["tokens", "revoke", "referee-1", "--all", "--label", "script"])
     assert both.exit_code == 2
     neither = runner.invoke(args=["tokens", "revoke", "referee-1"])
     assert neither.exit_code == 2

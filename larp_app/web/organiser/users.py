@@ -45,7 +45,9 @@ def users():
 @login_required("organiser")
 def create_referee():
     try:
-        user, password, _token = create_user(request.form.get("username", ""), "referee")
+        user, password, _token = create_user(
+            request.form.get("username", ""), "referee", token_label=None
+        )
     except rules.InvalidInput as exc:
         db.session.rollback()
         return _page(errors=field_errors(exc.problems), form=request.form, status=422)
