@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from flask import Flask, current_app
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 
 from .. import badges as badge_art
 from ..badges import LAYOUTS, PAPERS, BadgeFace
@@ -47,18 +47,59 @@ class Printed:
     left_out: list[Character]  # their badges came from another database: no secret here
 
 
-def faction_colour(event: Event, faction: str | None) -> str:
+def faction_colours(event: Event) -> dict[str, str]:
+    """Each faction's band colour: the one the organiser chose, else a palette colour no
+    other faction of the event has while one is free. Factions are dealt colours in the
+    order they first appeared, so a faction imported later never changes the colour of
+    badges printed before it."""
+    firsts = (
+        select(Character.faction)
+        .where(Character.event_id == event.id, Character.faction.is_not(None))
+        .group_by(Character.faction)
+        .order_by(func.min(Character.id))
+    )
+    factions = [f for f in db.session.scalars(firsts) if f]
+    chosen = event.faction_colours or {}
+    colours = {f: chosen[f] for f in factions if chosen.get(f)}
+    for faction in factions:
+        if faction not in colours:
+            colours[faction] = _free_colour(faction, set(colours.values()))
+    return colours
+
+
+def _free_colour(faction: str, taken: set[str]) -> str:
+    """The palette colour the faction's name points at, or the next one not taken."""
+    start = hashlib.sha256(faction.encode()).digest()[0] % len(PALETTE)
+    turn = PALETTE[start:] + PALETTE[:start]
+    return next((c for c in turn if c not in taken), turn[0])
+
+
+def faction_colour(
+    event: Event, faction: str | None, colours: Mapping[str, str] | None = None
+) -> str:
+    """The faction's band colour (``colours``: the event's, when already worked out)."""
     if not faction:
         return NO_FACTION
-    chosen = (event.faction_colours or {}).get(faction)
-    if chosen:
-        return chosen
-    digest = hashlib.sha256(faction.encode()).digest()
-    return PALETTE[digest[0] % len(PALETTE)]
+    colours = faction_colours(event) if colours is None else colours
+    return colours.get(faction) or _free_colour(faction, set())
 
 
-def badge_face(character: Character, base: str, labels: Mapping[str, str]) -> BadgeFace:
-    """What the character's card shows; ValueError for a badge issued elsewhere (no secret)."""
+def shared_colours(colours: Mapping[str, str]) -> list[list[str]]:
+    """The factions whose bands look the same, each group in name order."""
+    by_colour: dict[str, list[str]] = {}
+    for faction, colour in colours.items():
+        by_colour.setdefault(colour.lower(), []).append(faction)
+    return sorted(sorted(group) for group in by_colour.values() if len(group) > 1)
+
+
+def badge_face(
+    character: Character,
+    base: str,
+    labels: Mapping[str, str],
+    colours: Mapping[str, str] | None = None,
+) -> BadgeFace:
+    """What the character's card shows; ValueError for a badge issued elsewhere (no secret).
+    ``colours``: the event's faction colours, when a print has worked them out once."""
     if issued_elsewhere(character):
         raise ValueError(f"{character.name}: {ISSUED_ELSEWHERE}")
     badge = active_badge(character)
@@ -67,7 +108,7 @@ def badge_face(character: Character, base: str, labels: Mapping[str, str]) -> Ba
         character=character.name,
         player=character.player,
         faction=character.faction,
-        faction_colour=faction_colour(character.event, character.faction),
+        faction_colour=faction_colour(character.event, character.faction, colours),
         event=character.event.name,
         scan_url=scan_url(base, badge),
         short_code=badge.short_code,
@@ -124,9 +165,11 @@ def print_badges(
     if progress:
         progress(0, total)  # the total is known before the first badge is drawn
 
+    colours = faction_colours(event)
+
     def faces() -> Iterator[BadgeFace]:
         for character in characters:
-            yield badge_face(character, base, labels)
+            yield badge_face(character, base, labels, colours)
 
     # A file named is written once the PDF is whole, readable by the app's account only.
     pdf = out if hasattr(out, "write") else io.BytesIO()

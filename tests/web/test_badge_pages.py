@@ -1,5 +1,6 @@
 """The organiser prints badges in the background, previews a card, reissues a lost one."""
 
+import re
 import shutil
 import subprocess
 import time
@@ -131,6 +132,59 @@ def test_faction_colours_are_saved_and_bad_ones_ignored(app, organiser):
         from larp_app.models import Event
 
         assert db.session.get(Event, 1).faction_colours == {"Esploratori": "#00aa00"}
+
+
+def shown_colours(organiser, event_id=1):
+    page = organiser.get(f"/events/{event_id}/badges").get_data(as_text=True)
+    return dict(
+        (name, colour)
+        for colour, name in re.findall(
+            r'type="color" name="colour\.[^"]*" value="(#[0-9a-f]{6})"> ([^<]+?)</label>', page
+        )
+    ), page
+
+
+def test_each_faction_of_an_event_gets_its_own_band_colour_by_default(app, organiser):
+    colours, page = shown_colours(organiser)
+    assert set(colours) == {"Corporazione", "Culto del Vuoto", "Esploratori", "Indipendenti"}
+    assert len(set(colours.values())) == len(colours)
+    assert "share a colour" not in page
+
+
+def test_two_factions_given_one_colour_are_warned_of_on_the_badges_page(app, organiser):
+    post_form(
+        organiser,
+        "/events/1/badges/colours",
+        {"colour.Esploratori": "#00aa00", "colour.Indipendenti": "#00AA00"},
+        page="/events/1/badges",
+    )
+    colours, page = shown_colours(organiser)
+    assert colours["Esploratori"] == colours["Indipendenti"] == "#00aa00"
+    assert "Esploratori, Indipendenti share a colour: their printed bands look the same." in page
+    others = [colours["Corporazione"], colours["Culto del Vuoto"]]
+    assert "#00aa00" not in others and len(set(others)) == 2
+
+
+def test_a_faction_imported_later_leaves_the_colours_of_the_others_as_they_were(app, organiser):
+    before, _page = shown_colours(organiser)
+    with app.app_context():
+        first = db.session.get(Character, 1)
+        for n, faction in enumerate(["Nuovi Venuti", "Guardiani", "Mercanti", "Ombre"]):
+            db.session.add(
+                Character(
+                    event_id=first.event_id,
+                    name=f"Nuovo {n}",
+                    player=f"Giocatore {n}",
+                    faction=faction,
+                    tabletop=first.tabletop,
+                    larp=first.larp,
+                    created_at=first.created_at,
+                )
+            )
+        db.session.commit()
+    after, _page = shown_colours(organiser)
+    assert {f: after[f] for f in before} == before
+    assert len(set(after.values())) == 8  # the palette's eight, one each
 
 
 def test_a_referee_cannot_print_badges(app, client):

@@ -30,7 +30,9 @@ from ...services.badge_prints import (
     badge_face,
     expire_stale_jobs,
     faction_colour,
+    faction_colours,
     queue_print_job,
+    shared_colours,
     start_print_job,
 )
 from ...services.badges import (
@@ -129,6 +131,8 @@ def badges(event_id: int):
         .limit(50)
     ).all()
     factions = factions_of(event)
+    known = faction_colours(event)
+    colours = {f: faction_colour(event, f, known) for f in factions}
     elsewhere = len(issued_elsewhere_in(event.id))
     return render_template(
         "organiser/badges.html",
@@ -139,7 +143,8 @@ def badges(event_id: int):
         layouts=LAYOUTS,
         papers=PAPERS,
         factions=factions,
-        colours={f: faction_colour(event, f) for f in factions},
+        colours=colours,
+        shared=shared_colours(colours),
     )
 
 
@@ -216,7 +221,7 @@ def print_download(event_id: int, job_id: int):
 
 @bp.post("/events/<int:event_id>/badges/colours")
 @login_required("organiser")
-def faction_colours(event_id: int):
+def save_faction_colours(event_id: int):
     event = db.get_or_404(Event, event_id)
     colours = {}
     for faction in factions_of(event):
