@@ -227,6 +227,7 @@ def test_numbers_are_typed_on_a_numeric_keypad_and_one_hit_of_fourteen_is_one_en
     damage.tap()
     page.keyboard.type("14")
     page.locator("[data-pierce]").check()
+    expect(page.locator("[data-hit-copy]")).to_have_text("1 × 14")
     page.locator('.bar-main [data-action="hit"]').tap()
     answer(page, "ok")
     expect(page.locator("[data-hp]")).to_have_text(str(max(0, hp - 14)))
@@ -235,8 +236,12 @@ def test_numbers_are_typed_on_a_numeric_keypad_and_one_hit_of_fourteen_is_one_en
     amount.tap()
     page.keyboard.type("9")
     expect(page.locator("[data-amount-copy]").first).to_have_text("9")
+    heal_copy = page.locator('.bar-main [data-action="heal"] [data-heal-copy]')
+    expect(heal_copy).to_be_visible()
+    expect(heal_copy).to_have_text("+9")  # what the tap heals, under the thumb
     page.locator('.bar-main [data-action="heal"]').tap()
     answer(page, "ok")
+    expect(heal_copy).to_be_hidden()  # one again, and the button says so
     expect(page.locator("[data-hp]")).to_have_text(str(min(hp, max(0, hp - 14) + 9)))
     amount.tap()
     page.keyboard.type("999")  # past the bounds: the largest the field takes

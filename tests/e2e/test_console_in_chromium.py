@@ -90,10 +90,19 @@ def test_a_badge_opened_without_login_shows_a_neutral_page(app, live_server, pho
 
 def test_several_blows_and_a_damage_call_in_one_entry_down_to_dying(live_server, phone, character):
     open_console(phone, live_server, character["id"])
-    for _ in range(character["ap"] + character["hp"]):  # armour, then every point, then one
+    blows = character["ap"] + character["hp"] + 1  # armour, then every point, then one
+    for _ in range(blows - 1):
         phone.get_by_role("button", name="Più colpi").click()
-    phone.get_by_role("button", name="Colpo", exact=True).click()
+    hit = phone.locator('.bar-main [data-action="hit"]')
+    next_hit = hit.locator("[data-hit-copy]")
+    expect(next_hit).to_be_visible()
+    expect(next_hit).to_have_text(f"{blows} × 1")  # what the tap logs, under the thumb
+    hit.click()
     phone.wait_for_selector("[data-death]:not([hidden])")
+    # The next tap is one blow again, and the button says so: nothing stays set unseen.
+    expect(next_hit).to_be_hidden()
+    expect(phone.get_by_role("button", name="Colpo", exact=True)).to_be_visible()
+    expect(phone.locator("[data-blows]")).to_have_value("1")
     assert "morente" in phone.inner_text("[data-wound]")  # the rule system's word for dying
     left = phone.inner_text("[data-death-left]")
     assert left.startswith(("09:", "10:"))  # a 600-turn countdown, ticking

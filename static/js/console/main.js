@@ -299,20 +299,28 @@ const read = (name) => {
 
 function setStep(name, value) {
   numberField(name).value = String(value);
-  if (name === "amount") {
-    for (const copy of root.querySelectorAll("[data-amount-copy]")) copy.textContent = value;
-  }
+  showNext();
+}
+
+// What the next Hit and Heal log, on the buttons themselves: a referee whose 3 blows went in
+// sees at once that the next tap is one blow again (the amounts never stay: a forgotten
+// "3" would silently triple the next blow of a fight).
+function showNext() {
+  const [blows, damage, amount] = ["blows", "damage", "amount"].map((n) => numberField(n).value);
+  const hit = root.querySelector("[data-hit-copy]");
+  hit.textContent = `${blows} × ${damage}`;
+  hit.toggleAttribute("data-plain", blows === "1" && damage === "1");
+  const heal = root.querySelector("[data-heal-copy]");
+  heal.textContent = `+${amount}`;
+  heal.toggleAttribute("data-plain", amount === "1");
+  for (const copy of root.querySelectorAll("[data-amount-copy]")) copy.textContent = amount;
 }
 
 for (const field of root.querySelectorAll("[data-number]")) {
   const name = Object.keys(field.dataset).find((key) => !["number", "min", "max"].includes(key));
   // A tap selects the number, so the keypad replaces it; leaving the field keeps it in bounds.
   field.addEventListener("focus", () => field.select());
-  field.addEventListener("input", () => {
-    if (name === "amount") {
-      for (const copy of root.querySelectorAll("[data-amount-copy]")) copy.textContent = field.value;
-    }
-  });
+  field.addEventListener("input", showNext);
   field.addEventListener("change", () => setStep(name, bounded(field, field.value)));
   field.addEventListener("keydown", (event) => {
     if (event.key === "Enter") field.blur();
