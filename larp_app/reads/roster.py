@@ -273,9 +273,10 @@ def phone_roster(
     character, whose badges a delta lists as revoked.
 
     With ``since`` (a version the phone holds) only what changed after it: the characters
-    whose state or badge changed, their badges (``revoked``: the hashes to forget), and the
-    events' kits. None when nothing changed at all. The characters are JSON text
-    (``row_json``): ``roster_text`` writes the whole.
+    whose state or badge changed, their badges (``revoked``: the hashes to forget), the
+    ids of those withdrawn since (``withdrawn``: to forget), and the events' kits. None
+    when nothing changed at all. The characters are JSON text (``row_json``):
+    ``roster_text`` writes the whole.
     """
     query = select(Event).where(Event.archived_at.is_(None)).order_by(Event.id)
     if event_ids is not None:
@@ -303,6 +304,9 @@ def phone_roster(
         "full": held is None,
         "events": [event_kit(e, locale) for e in events],
         "characters": [row_json(row, event_id) for row, event_id in changed if not row.withdrawn],
+        # A delta names the characters withdrawn since: the phone forgets them (its search
+        # would list a withdrawn one beside the one that took its place).
+        "withdrawn": [] if held is None else [row.id for row, _ in changed if row.withdrawn],
         **_badges(changed, whole=held is None),
     }
 

@@ -424,8 +424,8 @@ _ROUTES: dict[str, Any] = {
                 "(those an organiser assigned them to; none assigned: every open event; "
                 "403 not_your_event for an event asked for and not worked), its characters and "
                 "states, and the active badges as salted SHA-256 hashes, never their secrets; "
-                "its version; with since, only the characters changed after it, their badges "
-                "and the revoked badges' hashes to forget",
+                "its version; with since, only the characters changed after it, their badges, "
+                "the revoked badges' hashes and the withdrawn characters' ids to forget",
                 "parameters": [_EVENTS, _SINCE],
                 "responses": {
                     "200": _json(_OBJECT),

@@ -7,7 +7,7 @@
 import { ApiError, getJSON } from "./lib/api.js";
 import { closeCamera, makeDetector, openCamera, watchFrames } from "./lib/camera.js";
 import { startNetbar } from "./lib/netbar.js";
-import { characters, findBadge } from "./lib/roster.js";
+import { characters, events, findBadge } from "./lib/roster.js";
 import { folded } from "./lib/search.js";
 
 const root = document.querySelector("[data-scanner]");
@@ -275,13 +275,22 @@ const search = root.querySelector("#scan-search-input");
 const results = root.querySelector("[data-search-results]");
 const MAX_RESULTS = 20;
 
+let searches = 0; // a slower answer to an earlier letter never replaces a later one's
+
 search.addEventListener("input", async () => {
+  const asked = ++searches;
   const wanted = folded(search.value.trim());
   if (!wanted) {
     results.replaceChildren();
     return;
   }
-  const found = (await characters())
+  // Only the events the roster still lists (an archived one's characters may linger on the
+  // phone; a withdrawn one is forgotten by roster.js).
+  const [open, kept] = await Promise.all([events(), characters()]);
+  if (asked !== searches) return;
+  const listed = new Set(open.map((e) => String(e.id)));
+  const found = kept
+    .filter((c) => listed.has(String(c.event_id)))
     .filter((c) => !config.event || String(c.event_id) === config.event)
     .filter((c) => folded(`${c.name}\n${c.player ?? ""}`).includes(wanted))
     .sort((a, b) => a.name.localeCompare(b.name))

@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 from larp_app.extensions import db
 from larp_app.models import Character
 from larp_app.services.badges import active_badge
+from larp_app.services.characters import withdraw
 from larp_app.tokens import ALPHABET
 
 from .camera import CHROMIUM, PHONE, WASM, badge_front, log_in_as_referee
@@ -119,6 +120,44 @@ def test_a_search_by_name_over_the_phones_roster_ignores_accents_and_works_offli
     with app.app_context():
         wanted = db.session.scalar(db.select(Character).filter_by(name="Fra' Nicolò Mosè Carrà"))
     assert row.get_attribute("href").endswith(f"/console/{wanted.id}")
+
+
+def test_a_withdrawn_character_replaced_by_a_new_one_is_listed_once_offline(
+    app, demo, live_server, launch
+):
+    page = launch(None, **PHONE)  # no camera
+    log_in_as_referee(page, live_server)
+    page.goto(f"{live_server}/scan?event=1")
+    roster = "async () => (await import('/static/js/lib/roster.js')).rosterAt()"
+    for _ in range(50):  # the roster reaches the phone
+        if page.evaluate(roster):
+            break
+        page.wait_for_timeout(100)
+    name = "Fra' Nicolò Mosè Carrà"
+    with app.app_context():
+        old = db.session.scalar(db.select(Character).filter_by(name=name))
+        withdraw(old)
+        new = Character(
+            event_id=old.event_id,
+            name=old.name,
+            player=old.player,
+            faction=old.faction,
+            tabletop=old.tabletop,
+            larp=old.larp,
+            created_at=old.created_at,
+        )
+        db.session.add(new)
+        db.session.commit()
+        new_id = new.id
+    refreshed = page.evaluate(
+        "async () => (await import('/static/js/lib/roster.js')).refreshRoster('/api/v1')"
+    )
+    assert refreshed is True
+    page.context.set_offline(True)
+    page.locator("#scan-search-input").press_sequentially("nicolo", delay=20)
+    row = page.locator("[data-search-results] a", has_text=name)
+    expect(row).to_have_count(1)
+    assert row.get_attribute("href").endswith(f"/console/{new_id}")
 
 
 def test_the_code_field_shows_a_whole_code_on_a_phone(app, demo, live_server, launch):

@@ -227,6 +227,20 @@ def test_a_withdrawn_characters_badge_is_refused_and_no_entry_is_logged(app, org
         assert db.session.get(Character, vera_id) is not None  # kept
 
 
+def test_a_roster_delta_tells_the_phone_to_forget_a_withdrawn_character(app, organiser, event_url):
+    import_csv(organiser, event_url, [sheet("Vera"), sheet("Ugo")])
+    found = characters(app, event_id_of(event_url))
+    referee = api(app, organiser, "referee")
+    whole = organiser.get("/api/v1/roster", headers=referee).json
+    assert whole["withdrawn"] == [] and found["Vera"] in [c["id"] for c in whole["characters"]]
+    post_form(organiser, f"/characters/{found['Vera']}/withdraw", {}, page="/events")
+    since = whole["version"]
+    delta = organiser.get("/api/v1/roster", headers=referee, query_string={"since": since}).json
+    assert delta["full"] is False
+    assert delta["withdrawn"] == [found["Vera"]]
+    assert found["Vera"] not in [c["id"] for c in delta["characters"]]
+
+
 def test_an_archived_event_refuses_entries_in_words_and_leaves_the_phone_roster(
     app, organiser, event_url
 ):

@@ -101,6 +101,7 @@ async function keep(roster, etag, now) {
     stores.events.clear(); // every answer lists every event
     for (const event of roster.events) stores.events.put(event);
     for (const hash of roster.revoked || []) stores.badges.delete(hash);
+    for (const id of roster.withdrawn || []) stores.characters.delete(id);
   });
   for (let start = 0; start < roster.characters.length; start += CHUNK) {
     await pause();
