@@ -426,3 +426,33 @@ def test_the_name_wins_the_footer_keeps_away_disabled_looks_disabled_and_a_broke
     undo = page.locator('.bar-main [data-action="undo"]')
     assert undo.evaluate(looks) != heal.evaluate(looks)  # enabled looks otherwise
     context.close()
+
+
+@pytest.mark.parametrize("width,height", [(320, 568), (360, 740)])
+def test_the_players_name_and_the_last_sync_are_read_whole_on_a_small_phone(
+    app, server, browser, width, height
+):
+    """The longest name of the cast wins its line; the player's name is never cut to a stray
+    letter, and the status bar's last sync never hides behind "…"."""
+    base = server.url
+    with app.app_context():
+        event = db.session.get(Event, load_demo().event_id)
+        db.session.commit()
+        chosen = max(event.characters, key=lambda c: len(c.name))
+        character_id, player = chosen.id, chosen.player
+    context = browser.new_context(viewport={"width": width, "height": height}, **HAND)
+    page = context.new_page()
+    log_in(page, base, f"/console/{character_id}")
+    open_console(page, base, character_id)
+    expect(page.locator("[data-last-sync]")).not_to_have_text("–")
+    whole = "(e) => e.scrollWidth <= e.clientWidth"
+    who = page.locator("[data-who]")
+    expect(who).to_contain_text(player)
+    assert who.evaluate(whole), who.evaluate("(e) => [e.scrollWidth, e.clientWidth]")
+    lines = page.locator(".netbar p:first-child, .netbar .netbar-times, .netbar .netbar-item")
+    for line in [line for line in lines.all() if line.is_visible()]:
+        assert line.evaluate(whole), line.inner_text()
+    bar = page.locator(".netbar").bounding_box()
+    box = page.locator("[data-last-sync]").bounding_box()
+    assert box["width"] > 0 and box["x"] + box["width"] <= bar["x"] + bar["width"]
+    context.close()
