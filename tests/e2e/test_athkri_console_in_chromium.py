@@ -47,7 +47,8 @@ def knock_out(page, points):
     page.fill("[data-damage]", str(points))
     expect(page.locator("[data-damage]")).to_have_value(str(points))
     page.click("[data-pierce]")
-    page.get_by_role("button", name="Hit", exact=True).click()
+    expect(page.locator("[data-hit-copy]")).to_have_text(f"1 × {points}")  # what it logs
+    page.locator('.bar-main [data-action="hit"]').click()
 
 
 def more(page):

@@ -70,7 +70,8 @@ def hit(phone, damage):
     phone.fill("[data-damage]", str(damage))  # typed on the numeric keypad
     expect(phone.locator("[data-damage]")).to_have_value(str(damage))
     phone.get_by_text("Perforante (ignora la armadura)").click()
-    phone.get_by_role("button", name="Golpe", exact=True).click()
+    expect(phone.locator("[data-hit-copy]")).to_have_text(f"1 × {damage}")  # what it logs
+    phone.locator('.bar-main [data-action="hit"]').click()
 
 
 def test_an_athkri_event_is_set_up_and_refereed_in_spanish(live_server, browser, organiser, phone):

@@ -118,7 +118,8 @@ def tap_hit(page, damage=1, pierce=False):
         page.get_by_role("button", name="More damage").click()
     if pierce:
         page.click("[data-pierce]")
-    page.get_by_role("button", name="Hit", exact=True).click()
+    expect(page.locator("[data-hit-copy]")).to_have_text(f"1 × {damage}")  # what it logs
+    page.locator('.bar-main [data-action="hit"]').click()
 
 
 def not_yet_confirmed(page):
