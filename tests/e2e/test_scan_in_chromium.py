@@ -99,18 +99,23 @@ def test_a_forged_badge_on_camera_is_refused_in_words_and_scanning_goes_on(
     assert len(lookups) == 1  # asked once, not at every frame
 
 
+def wait_for_roster(page):
+    """Until the phone holds its roster (refused after five seconds)."""
+    roster = "async () => (await import('/static/js/lib/roster.js')).rosterAt()"
+    for _ in range(50):
+        if page.evaluate(roster):
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError("the roster never reached the phone")
+
+
 def test_a_search_by_name_over_the_phones_roster_ignores_accents_and_works_offline(
     app, demo, live_server, launch
 ):
     page = launch(None, **PHONE)  # no camera
     log_in_as_referee(page, live_server)
     page.goto(f"{live_server}/scan?event=1")
-    roster = "async () => (await import('/static/js/lib/roster.js')).rosterAt()"
-    for _ in range(50):  # the roster reaches the phone
-        if page.evaluate(roster):
-            break
-        page.wait_for_timeout(100)
-    assert page.evaluate(roster)
+    wait_for_roster(page)
     page.context.set_offline(True)
     page.fill("#scan-search-input", "nicolo mose")
     row = page.locator("[data-search-results] a")
@@ -128,11 +133,7 @@ def test_a_withdrawn_character_replaced_by_a_new_one_is_listed_once_offline(
     page = launch(None, **PHONE)  # no camera
     log_in_as_referee(page, live_server)
     page.goto(f"{live_server}/scan?event=1")
-    roster = "async () => (await import('/static/js/lib/roster.js')).rosterAt()"
-    for _ in range(50):  # the roster reaches the phone
-        if page.evaluate(roster):
-            break
-        page.wait_for_timeout(100)
+    wait_for_roster(page)
     name = "Fra' Nicolò Mosè Carrà"
     with app.app_context():
         old = db.session.scalar(db.select(Character).filter_by(name=name))
