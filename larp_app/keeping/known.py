@@ -6,7 +6,7 @@ forgotten when the database's history is no longer what the worker knew.
 The question is the database's *marks* (keeping/versions.py), moved by its triggers
 whoever writes: the epoch, the versions mark (every change to a state, a roster line or a
 board row), the accounts mark (who may read what), the refusals mark (the board lists
-them) and the conflicts mark (which entries count: reads/conflicts.py keeps each
+them) and the conflicts mark (which entries count: lately.py keeps each
 referee's voided entries under it). Each request reads them once: the quick answers
 themselves, else ``keep_up`` before Flask reads anything. While they read as they did,
 everything known still holds; when one moved, what it covers is read again before

@@ -8,22 +8,18 @@ with the entry that caused it, until they dismiss it; the organiser's board list
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
+from datetime import datetime
 
-from flask import current_app
 from sqlalchemy import bindparam, func, select
 
 from .. import rules
 from ..extensions import db
 from ..keeping.known import CONFLICTS, known
+from ..keeping.lately import RECENT, KeptVoided, kept_conflicts, logged_lately
 from ..keeping.records import records
 from ..models import Character, DismissedConflict, Entry, User
 from ..services.entries import judged_state, log_of
-
-# A referee is told about their entries on the characters they logged for this recently.
-RECENT = timedelta(hours=24)
 
 
 @dataclass(frozen=True)
@@ -103,61 +99,6 @@ def _not_dismissed(user: User, voided: list[Voided]) -> list[Voided]:
     return [v for v in mine if v.entry.id not in dismissed]
 
 
-# An entry's ``received_at`` is its request's instant, committed before the request ends:
-# entries committed since a worker last looked were received at most this long before it.
-IN_FLIGHT = timedelta(minutes=5)
-
-
-@dataclass
-class _Logged:
-    looked: datetime  # when the worker last read the user's entries
-    latest: dict[int, datetime]  # character id -> the user's latest entry there
-    mark: int | None = None  # the conflicts mark when they were last read whole
-
-
-class LoggedLately:
-    """A worker's note of the characters each user logged entries for lately: read whole
-    once, and again whenever the conflicts mark moved (an entry stored by other means than
-    the app's, e.g. an operator's SQL with any ``received_at``, moves it); else only the
-    entries received since it last looked (a cache: dropping it changes no answer)."""
-
-    def __init__(self):
-        self.users: dict[int, _Logged] = {}
-        self.lock = threading.Lock()
-
-    def characters(self, user: User, now: datetime, mark: int | None = None) -> list[int]:
-        """The ids of the characters ``user`` logged entries for in the ``RECENT`` before
-        ``now``; ``mark``: the conflicts mark now."""
-        with self.lock:
-            known = self.users.get(user.id)
-        if known is None or now < known.looked or known.mark != mark:
-            since, latest = now - RECENT, {}  # (a clock set back too: read whole again)
-        else:
-            since, latest = max(now - RECENT, known.looked - IN_FLIGHT), dict(known.latest)
-        found = db.session.execute(
-            select(Entry.character_id, func.max(Entry.received_at))
-            .where(Entry.author_id == user.id, Entry.received_at >= since)
-            .group_by(Entry.character_id)
-        )
-        for character_id, at in found:
-            if character_id not in latest or at > latest[character_id]:
-                latest[character_id] = at
-        oldest = now - RECENT
-        latest = {c: at for c, at in latest.items() if at >= oldest}
-        with self.lock:
-            self.users[user.id] = _Logged(now, latest, mark)
-        return sorted(latest)
-
-    def latest(self, user: User) -> dict[int, datetime]:
-        """The user's latest entry on each character, as last read (``characters``)."""
-        known = self.users.get(user.id)
-        return {} if known is None else known.latest
-
-
-def logged_lately() -> LoggedLately:
-    return current_app.extensions.setdefault("larp_logged_lately", LoggedLately())
-
-
 @dataclass(frozen=True)
 class Named:
     """A character as a kept list names it: no database object outlives its request."""
@@ -166,45 +107,21 @@ class Named:
     name: str
 
 
-@dataclass(frozen=True)
-class _Kept:
-    mark: int  # the conflicts mark they were found under
-    voided: list[Voided]  # the user's own, dismissed or not
-    latest: dict[int, datetime]  # character id -> the user's latest entry there then
-
-
-class KeptConflicts:
-    """Each user's entries that stopped counting, as a worker last found them, kept while
-    the conflicts mark stays: only a write that may change which entries count moves it
-    (the database's triggers, whoever writes: keeping/versions.py), so an entry's answer
-    reads nothing more to tell them (a cache: dropping it changes no answer; the epoch
-    moving drops it whole, keeping/known.py)."""
-
-    def __init__(self):
-        self.users: dict[int, _Kept] = {}
-        self.lock = threading.Lock()
-
-
-def kept_conflicts() -> KeptConflicts:
-    return current_app.extensions.setdefault("larp_kept_conflicts", KeptConflicts())
-
-
 def voided_lately(user: User, now: datetime) -> list[Voided]:
     """``voided_for`` the characters ``user`` logged entries for lately: as this worker
-    found them while the conflicts mark has not moved since (``KeptConflicts``), else found
+    found them while the conflicts mark has not moved since (keeping/lately.py), else found
     again (``_voided_lately``); those they dismissed left out."""
     marks = known()
     marks.current(versions=False)
     mark = marks.marks[CONFLICTS]
     kept = kept_conflicts()
-    held = kept.users.get(user.id)
-    if held is None or held.mark != mark:
+    held = kept.under(user, mark)
+    if held is None:
         voided = _voided_lately(user, now, mark)
         latest = dict(logged_lately().latest(user))
         named = [replace(v, character=Named(v.character.id, v.character.name)) for v in voided]
-        held = _Kept(mark, named, latest)
-        with kept.lock:
-            kept.users[user.id] = held
+        held = KeptVoided(mark, named, latest)
+        kept.keep(user, held)
     oldest = now - RECENT
     lately = [v for v in held.voided if held.latest.get(v.character.id, oldest) >= oldest]
     return _not_dismissed(user, lately)
