@@ -133,7 +133,11 @@ def _checks(event: Event, locale: str) -> list[dict]:
 
 
 def event_kit(event: Event, locale: str) -> dict[str, Any]:
+    """An event as the phone keeps it: its settings, and its words in ``locale`` (the page's
+    language) at the top and in every language under ``languages``, so that a phone whose
+    referee switches language with no network still speaks the new one (lib/language.js)."""
     settings = event_settings(event)
+    languages = current_app.config["LANGUAGES"]
     return {
         "id": event.id,
         "name": event.name,
@@ -141,23 +145,32 @@ def event_kit(event: Event, locale: str) -> dict[str, Any]:
         "turn_seconds": settings.turn_seconds,
         "saves": settings.saves,
         "roster_max_age_minutes": settings.roster_max_age_minutes,
+        **_worded(event, locale),
+        "languages": {language: _worded(event, language) for language in languages},
+        "own_kinds": [kind.key for kind in rules.get_ruleset(event.ruleset).entry_kinds],
+        # What the console offers: only kinds the rule system's fold applies (no coup de
+        # grâce where it has none).
+        "handled_kinds": sorted(rules.kinds_handled(rules.get_ruleset(event.ruleset))),
+        # What the phone's fold reads (static/js/lib/fold.js): settings and catalogue.
+        "fold": settings_to_wire(settings, status_catalogue(event)),
+    }
+
+
+def _worded(event: Event, locale: str) -> dict[str, Any]:
+    """What of an event's kit is said in words, in ``locale``."""
+    return {
         "statuses": _statuses(event, locale),
         "checks": _checks(event, locale),
         "rules": _rules(event, locale),
         "kinds": _console_kinds(event, locale),
-        "own_kinds": [kind.key for kind in rules.get_ruleset(event.ruleset).entry_kinds],
-        # What the console offers: only kinds the rule system's fold applies (no coup de
-        # grâce where it has none), and the damage types a hit may name, in words.
-        "handled_kinds": sorted(rules.kinds_handled(rules.get_ruleset(event.ruleset))),
+        # The damage types a hit may name, in words.
         "damage_types": _damage_types(event, locale),
         # Its own refusal codes in its words (the app's are the console page's).
         "refusals": own_refusals(event.ruleset, locale),
-        # The rule system's words in the UI language: its quantities, wound levels and own
-        # levels, the figures it shows (larp_app.rules.vocabulary); the console shows only
-        # the quantities it tracks.
+        # The rule system's words: its quantities, wound levels and own levels, the figures
+        # it shows (larp_app.rules.vocabulary); the console shows only the quantities it
+        # tracks.
         "words": ruleset_words(event.ruleset, locale),
-        # What the phone's fold reads (static/js/lib/fold.js): settings and catalogue.
-        "fold": settings_to_wire(settings, status_catalogue(event)),
     }
 
 

@@ -95,6 +95,8 @@ def service_worker():
         console_shell=url_for("console.offline_shell"),
         api=url_for("api.openapi").rsplit("/", 1)[0],
         outbox=url_for("static", filename="js/lib/outbox.js"),
+        language=url_for("static", filename="js/lib/language.js"),
+        languages=list(current_app.config["LANGUAGES"]),
     )
     response = Response(script, mimetype="text/javascript")
     response.headers["Cache-Control"] = "no-cache"

@@ -36,7 +36,6 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Iterable
-from datetime import timedelta
 from urllib.parse import parse_qs
 
 from flask import Flask, request
@@ -55,13 +54,12 @@ from .health import _now_text, request_log
 from .hygiene import COOKIES_REFUSED as REFUSED
 from .hygiene import MAX_ID
 from .i18n import pick_locale
-from .security import security_headers
+from .security import FRESH_COOKIE, security_headers
 
 log = logging.getLogger(__name__)
 
-# A session cookie signed longer ago than this is left to the full path, which signs it
-# again (a phone that only ever polls stays logged in: PERMANENT_SESSION_LIFETIME).
-FRESH_COOKIE = timedelta(hours=1)
+# A session cookie signed longer ago than FRESH_COOKIE is left to the full path, which signs
+# it again (a phone that only ever polls stays logged in: PERMANENT_SESSION_LIFETIME).
 # What the proven cookie headers kept may take, and the language headers kept, in bytes
 # (a phone's cookie header is a few hundred bytes: thousands of phones), and the longest
 # header of either that is kept at all.

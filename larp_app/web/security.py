@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import mimetypes
 import secrets
+import time
+from datetime import timedelta
 from pathlib import Path
 
 from flask import Flask, Response, g, request
-from flask.sessions import SecureCookieSessionInterface
+from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
+from itsdangerous import BadSignature
 
 CSP = "; ".join(
     [
@@ -32,13 +35,45 @@ mimetypes.add_type("application/wasm", ".wasm")
 mimetypes.add_type("application/manifest+json", ".webmanifest")
 
 
+# A session cookie signed longer ago than this is signed again by the next answer (a phone
+# that only ever polls stays logged in: PERMANENT_SESSION_LIFETIME); a younger one is sent
+# again only when its session changed. An answer that signs an unchanged cookie again races
+# the one that changed it (a language chosen while the console polls): the later to arrive
+# wins, so it is left to happen once an hour rather than at every poll.
+FRESH_COOKIE = timedelta(hours=1)
+
+
 class SessionInterface(SecureCookieSessionInterface):
     """Flask's signed session cookie, Secure whenever the request itself came over HTTPS
     (directly, or from a trusted proxy that says X-Forwarded-Proto: https): never sent back
-    over plain HTTP then, while phones on a plain-HTTP LAN still log in."""
+    over plain HTTP then, while phones on a plain-HTTP LAN still log in; signed again when
+    it changed, or when it was signed over ``FRESH_COOKIE`` ago."""
 
     def get_cookie_secure(self, app: Flask) -> bool:
         return super().get_cookie_secure(app) or request.is_secure
+
+    def open_session(self, app: Flask, request) -> SecureCookieSession | None:
+        serializer = self.get_signing_serializer(app)
+        if serializer is None:
+            return None
+        value = request.cookies.get(self.get_cookie_name(app))
+        if not value:
+            return self.session_class()
+        max_age = int(app.permanent_session_lifetime.total_seconds())
+        try:
+            data, signed = serializer.loads(value, max_age=max_age, return_timestamp=True)
+        except BadSignature:
+            return self.session_class()
+        session = self.session_class(data)
+        session.signed_at = signed.timestamp()
+        return session
+
+    def should_set_cookie(self, app: Flask, session: SessionMixin) -> bool:
+        if session.modified:
+            return True
+        signed = getattr(session, "signed_at", None)
+        stale = signed is None or time.time() - signed > FRESH_COOKIE.total_seconds()
+        return stale and session.permanent and app.config["SESSION_REFRESH_EACH_REQUEST"]
 
     def get_signing_serializer(self, app: Flask):
         """Flask's serializer, made once per secret key rather than for every request."""

@@ -5,7 +5,9 @@ import { followLive } from "./lib/live.js";
 
 const live = document.querySelector("[data-live-url]");
 const age = document.querySelector("[data-age]");
-const KEY = `larp_app:${location.pathname}`;
+// The live part as last seen, in the page's language (the page is kept in each language).
+const LANG = document.documentElement.lang;
+const KEY = `larp_app:${LANG}:${location.pathname}`;
 // A page rendered longer ago than this is a kept copy, not the server's answer just now.
 const KEPT_MS = 10_000;
 
@@ -26,7 +28,7 @@ if (live) {
   }
   // Unconfirmed until the server answers: offline, or a copy kept from earlier.
   let unconfirmed = !navigator.onLine || Date.now() - seen > KEPT_MS;
-  const lang = document.documentElement.lang || undefined;
+  const lang = LANG || undefined;
   const showAge = () => {
     age.hidden = !unconfirmed;
     if (age.hidden) return;
@@ -34,8 +36,14 @@ if (live) {
     const minutes = Math.max(0, Math.floor((Date.now() - seen) / 60_000));
     age.textContent = `⚠ ${age.dataset.text.replace("%(time)s", time).replace("%(n)s", minutes)}`;
   };
+  let answers = 0;
   followLive(live, 5, {
-    changed: (data) => localStorage.setItem(KEY, JSON.stringify({ html: data.html, at: Date.now() })),
+    changed: (data) => {
+      localStorage.setItem(KEY, JSON.stringify({ html: data.html, at: Date.now() }));
+      // A change after the first answer (the state the page came with): every language's
+      // copy shows the new state too.
+      if (answers++ > 0) keep(true);
+    },
     reached: () => {
       seen = Date.now();
       unconfirmed = false;
@@ -56,6 +64,10 @@ if (live) {
   showAge();
 }
 
-// Kept by the service worker, this page opens with no network too.
-const keep = { keep: location.pathname, lang: document.documentElement.lang };
-navigator.serviceWorker?.ready.then((r) => r.active?.postMessage(keep));
+// Kept by the service worker in every language, this page opens with no network too, in the
+// language chosen on the phone (`again`: the state changed since the copies were kept).
+function keep(again = false) {
+  const asked = { keep: location.pathname, lang: LANG, again };
+  navigator.serviceWorker?.ready.then((r) => r.active?.postMessage(asked));
+}
+keep();

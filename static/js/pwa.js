@@ -1,5 +1,11 @@
 // Every page registers the service worker (the app then works offline and can be installed),
 // and offers a new version when one is waiting: "Update" makes it take over and reloads.
+// Its language switcher works with no network too (lib/language.js).
+import { followTheSwitcher } from "./lib/language.js";
+
+followTheSwitcher().catch(() => {
+  // no IndexedDB here: the switcher is the server's form alone
+});
 const bar = document.querySelector("[data-update]");
 
 // Night mode: one tap, remembered on the phone (and in a cookie, so that pages come dark

@@ -4,12 +4,17 @@
 // - Pages: the network first (a few seconds at most), then the copy kept. The scanner and
 //   the console's shell are kept once logged in (a page asks, "keep-shells"); any console
 //   address is answered offline with the shell, which fills itself from IndexedDB.
+// - Every page kept is kept in each language, one cache a language: offline the phone
+//   shows it in the language its referee chose, even one chosen with no network
+//   (lib/language.js).
 // - Background Sync sends the outbox where the browser has it (pages send it too).
 import { syncOutbox } from {{ outbox|tojson }};
+import { phoneLanguage } from {{ language|tojson }};
 
 const VERSION = {{ version|tojson }};
 const STATIC = `larp-static-${VERSION}`;
-const PAGES = `larp-pages-${VERSION}`;
+const LANGUAGES = {{ languages|tojson }};
+const pagesIn = (lang) => `larp-pages-${VERSION}-${lang}`;
 const PRECACHE = {{ precache|tojson }};
 const SHELLS = {{ shells|tojson }};
 const CONSOLE_SHELL = {{ console_shell|tojson }};
@@ -17,18 +22,46 @@ const API = {{ api|tojson }};
 const CONSOLE = /\/console\/\d+$/;
 const KEPT = [/\/scan$/, CONSOLE, /\/p\/[0-9A-Za-z]+$/];
 const NETWORK_WAIT_MS = 4000; // a phone at the edge of the Wi-Fi: do not hang on it
+// A page kept in another language than the asking page's is asked again after this long
+// (the asking page's own language: at every asking).
+const OTHER_LANGUAGE_MS = 15 * 60_000;
 
-// The scanner and the console's shell as the logged-in referee sees them (not the login
-// page a redirect would give).
-// `lang`: the asking page's language, so the kept page speaks it too.
+// A page as the logged-in referee (or the player) sees it, in the language `lang` (not the
+// login page a redirect would give), kept under its own address in that language's cache.
 async function keep(url, lang) {
-  const headers = lang ? { "Accept-Language": lang } : {};
   try {
-    const response = await fetch(url, { credentials: "same-origin", cache: "reload", headers });
-    if (response.ok && !response.redirected) await (await caches.open(PAGES)).put(url, response);
+    const asked = `${url}${url.includes("?") ? "&" : "?"}lang=${encodeURIComponent(lang)}`;
+    const response = await fetch(asked, { credentials: "same-origin", cache: "reload" });
+    if (response.ok && !response.redirected) await (await caches.open(pagesIn(lang))).put(url, response);
   } catch {
     // kept at the next asking instead
   }
+}
+
+// Keep `url` in every language: in `lang` (the asking page's) always, in the others when
+// missing or kept long ago, or in every one when `again`.
+async function keepInEveryLanguage(url, lang, again = false) {
+  await Promise.all(
+    LANGUAGES.map(async (each) => {
+      if (each !== lang && !again) {
+        const kept = await (await caches.open(pagesIn(each))).match(url);
+        const at = Date.parse(kept?.headers.get("Date") ?? "");
+        if (kept && Date.now() - at < OTHER_LANGUAGE_MS) return;
+      }
+      await keep(url, each);
+    }),
+  );
+}
+
+// The page kept for `key` in the phone's language, else in any language kept.
+async function kept(key) {
+  const chosen = await phoneLanguage().catch(() => null);
+  for (const lang of [chosen, ...LANGUAGES]) {
+    if (!LANGUAGES.includes(lang)) continue;
+    const hit = await (await caches.open(pagesIn(lang))).match(key);
+    if (hit) return hit;
+  }
+  return null;
 }
 
 const PRECACHE_TRIES = 3;
@@ -47,7 +80,7 @@ async function precache(cache, url) {
   }
 }
 
-const keepShells = (lang) => Promise.all(SHELLS.map((url) => keep(url, lang)));
+const keepShells = (lang) => Promise.all(SHELLS.map((url) => keepInEveryLanguage(url, lang)));
 
 self.addEventListener("install", (event) => {
   event.waitUntil(
@@ -66,8 +99,9 @@ self.addEventListener("install", (event) => {
 self.addEventListener("activate", (event) => {
   event.waitUntil(
     (async () => {
+      const current = [STATIC, ...LANGUAGES.map(pagesIn)];
       for (const name of await caches.keys()) {
-        if (name.startsWith("larp-") && name !== STATIC && name !== PAGES) {
+        if (name.startsWith("larp-") && !current.includes(name)) {
           await caches.delete(name);
         }
       }
@@ -82,11 +116,12 @@ self.addEventListener("message", (event) => {
   // A page loaded while this worker was installing is not controlled by it: it asks, so
   // that what it loads later (a rule system's fold) comes from the cache with no network.
   if (event.data === "claim") event.waitUntil(self.clients.claim());
-  const { keep: path, lang } = event.data ?? {};
+  const { keep: path, lang, again } = event.data ?? {};
   if (event.data?.keepShells) event.waitUntil(keepShells(lang));
-  // A player's page asks to be kept, for a look at the last state with no network.
+  // A player's page asks to be kept, for a look at the last state with no network (`again`:
+  // its state changed, every language's copy is kept anew).
   if (typeof path === "string" && KEPT.some((pattern) => pattern.test(path))) {
-    event.waitUntil(keep(path, lang));
+    event.waitUntil(keepInEveryLanguage(path, lang, Boolean(again)));
   }
 });
 
@@ -103,14 +138,16 @@ function withTimeout(promise, ms) {
 
 async function page(request, path) {
   const shell = CONSOLE.test(path) ? CONSOLE_SHELL : null;
-  const cache = await caches.open(PAGES);
   try {
     const response = await withTimeout(fetch(request), NETWORK_WAIT_MS);
-    if (!shell && response.ok && !response.redirected) await cache.put(path, response.clone());
+    const lang = response.headers.get("Content-Language");
+    if (!shell && response.ok && !response.redirected && LANGUAGES.includes(lang)) {
+      await (await caches.open(pagesIn(lang))).put(path, response.clone());
+    }
     return response;
   } catch (error) {
-    const kept = await cache.match(shell ?? path);
-    if (kept) return kept;
+    const hit = await kept(shell ?? path);
+    if (hit) return hit;
     throw error;
   }
 }

@@ -300,7 +300,7 @@ def test_a_new_version_is_offered_and_takes_over_with_its_own_caches(app, demo, 
     ready_for_offline(page)
     names = "async () => (await caches.keys()).filter((n) => n.startsWith('larp-')).sort()"
     before = page.evaluate(names)
-    assert len(before) == 2
+    assert len(before) == 4  # the static files, and the pages in each of three languages
 
     app.config["PWA_RELEASE"] = "next"  # what a new release's files do to the version
     page.goto(f"{server.url}/referee/")  # a navigation makes the browser check the worker
@@ -308,7 +308,7 @@ def test_a_new_version_is_offered_and_takes_over_with_its_own_caches(app, demo, 
     expect(bar).to_be_visible(timeout=15_000)
     with page.expect_navigation():
         bar.get_by_role("button").click()
-    assert wait_until(lambda: len(page.evaluate(names)) == 2 and page.evaluate(names) != before)
+    assert wait_until(lambda: len(page.evaluate(names)) == 4 and page.evaluate(names) != before)
     assert not set(page.evaluate(names)) & set(before), "the old version's caches are gone"
 
 

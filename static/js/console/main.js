@@ -62,7 +62,7 @@ if (!loaded) {
   feedback.error(words.notOnPhone);
   throw new Error("character not on this phone's roster");
 }
-const { event } = loaded;
+const event = roster.inLanguage(loaded.event, document.documentElement.lang);
 let character = loaded.character;
 const config = {
   ruleset: event.ruleset,

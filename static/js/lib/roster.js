@@ -150,6 +150,10 @@ export async function forgetRoster() {
 }
 
 export const character = (id) => get("characters", id);
+
+// An event's kit in the page's language `lang`: the kit holds its words in every language
+// (a referee may switch with no network); one kept before that has the roster's only.
+export const inLanguage = (event, lang) => ({ ...event, ...(event?.languages?.[lang] ?? {}) });
 export const event = (id) => get("events", id);
 export const rosterAt = () => get("meta", "rosterAt");
 export const events = () => getAll("events");
