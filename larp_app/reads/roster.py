@@ -9,6 +9,7 @@ codes, never the secrets: a lost phone names characters but cannot make a badge.
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Mapping
 from datetime import datetime
 from functools import lru_cache
@@ -21,7 +22,7 @@ from sqlalchemy import select
 from .. import rules, tokens
 from ..extensions import db
 from ..keeping import tags
-from ..keeping.records import state_of
+from ..keeping.records import settings_key, state_of
 from ..keeping.views import Row, Since, spending
 from ..keeping.views import views as kept_views
 from ..messages import own_refusals, ruleset_text
@@ -135,25 +136,51 @@ def _checks(event: Event, locale: str) -> list[dict]:
 def event_kit(event: Event, locale: str) -> dict[str, Any]:
     """An event as the phone keeps it: its settings, and its words in ``locale`` (the page's
     language) at the top and in every language under ``languages``, so that a phone whose
-    referee switches language with no network still speaks the new one (lib/language.js)."""
-    settings = event_settings(event)
-    languages = current_app.config["LANGUAGES"]
-    return {
-        "id": event.id,
-        "name": event.name,
-        "ruleset": event.ruleset,
-        "turn_seconds": settings.turn_seconds,
-        "saves": settings.saves,
-        "roster_max_age_minutes": settings.roster_max_age_minutes,
+    referee switches language with no network still speaks the new one (lib/language.js);
+    ``kit``, a digest of it all, tells a phone holding it that it has not changed."""
+    return dict(_kept_kit(*_kit_key(event, locale))[0])
+
+
+def kit_text(event: Event, locale: str, held: frozenset[str] = frozenset()) -> str:
+    """``event_kit`` as JSON text; only its id and digest when the phone holds it
+    (``held``: the digests of the kits it holds)."""
+    _kit, digest, text = _kept_kit(*_kit_key(event, locale))
+    return f'{{"id":{event.id},"kit":"{digest}"}}' if digest in held else text
+
+
+def _kit_key(event: Event, locale: str) -> tuple:
+    languages = tuple(current_app.config["LANGUAGES"])
+    return event.id, event.name, event.ruleset, settings_key(event), locale, languages
+
+
+@lru_cache(maxsize=256)
+def _kept_kit(
+    event_id: int, name: str, ruleset: str, settings: str, locale: str, languages: tuple
+) -> tuple[dict[str, Any], str, str]:
+    """The kit, its digest and its JSON text, made once for what it is made of: the event's name, rule
+    system, settings (its tables, its catalogue) and the language (the app's words change
+    only with its code)."""
+    event = Event(id=event_id, name=name, ruleset=ruleset, settings=json.loads(settings))
+    settings_read = event_settings(event)
+    kit = {
+        "id": event_id,
+        "name": name,
+        "ruleset": ruleset,
+        "turn_seconds": settings_read.turn_seconds,
+        "saves": settings_read.saves,
+        "roster_max_age_minutes": settings_read.roster_max_age_minutes,
         **_worded(event, locale),
         "languages": {language: _worded(event, language) for language in languages},
-        "own_kinds": [kind.key for kind in rules.get_ruleset(event.ruleset).entry_kinds],
+        "own_kinds": [kind.key for kind in rules.get_ruleset(ruleset).entry_kinds],
         # What the console offers: only kinds the rule system's fold applies (no coup de
         # grâce where it has none).
-        "handled_kinds": sorted(rules.kinds_handled(rules.get_ruleset(event.ruleset))),
+        "handled_kinds": sorted(rules.kinds_handled(rules.get_ruleset(ruleset))),
         # What the phone's fold reads (static/js/lib/fold.js): settings and catalogue.
-        "fold": settings_to_wire(settings, status_catalogue(event)),
+        "fold": settings_to_wire(settings_read, status_catalogue(event)),
     }
+    text = json.dumps(kit, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    kit["kit"] = hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+    return kit, kit["kit"], current_app.json.dumps(kit)
 
 
 def _worded(event: Event, locale: str) -> dict[str, Any]:
@@ -258,10 +285,12 @@ def row_json(row: Row, event_id: int) -> str:
 
 
 def roster_text(data: dict[str, Any]) -> str:
-    """A roster from ``phone_roster`` as JSON text: its characters are JSON text already."""
-    rest = {k: v for k, v in data.items() if k != "characters"}
+    """A roster from ``phone_roster`` as JSON text: its events and characters are JSON text
+    already."""
+    rest = {k: v for k, v in data.items() if k not in ("events", "characters")}
     head = current_app.json.dumps(rest)
-    return f'{head[:-1]},"characters":[{",".join(data["characters"])}]}}'
+    events, characters = ",".join(data["events"]), ",".join(data["characters"])
+    return f'{head[:-1]},"events":[{events}],"characters":[{characters}]}}'
 
 
 def read_roster_token(text: str | None) -> dict[int, Since] | None:
@@ -278,7 +307,11 @@ def read_roster_token(text: str | None) -> dict[int, Since] | None:
 
 
 def phone_roster(
-    locale: str, at: datetime, since: str | None = None, event_ids: list[int] | None = None
+    locale: str,
+    at: datetime,
+    since: str | None = None,
+    event_ids: list[int] | None = None,
+    kits: frozenset[str] = frozenset(),
 ) -> tuple[str, dict[str, Any] | None]:
     """The open events (``event_ids``, else every one), their characters still in play and
     active badges, as a referee's phone keeps them offline; and the roster's version. An
@@ -287,9 +320,10 @@ def phone_roster(
 
     With ``since`` (a version the phone holds) only what changed after it: the characters
     whose state or badge changed, their badges (``revoked``: the hashes to forget), the
-    ids of those withdrawn since (``withdrawn``: to forget), and the events' kits. None
-    when nothing changed at all. The characters are JSON text (``row_json``):
-    ``roster_text`` writes the whole.
+    ids of those withdrawn since (``withdrawn``: to forget), and the events' kits (each
+    only as its id and digest where ``kits`` names it: the phone holds it). None when
+    nothing changed at all. The events and characters are JSON text (``kit_text``,
+    ``row_json``): ``roster_text`` writes the whole.
     """
     query = select(Event).where(Event.archived_at.is_(None)).order_by(Event.id)
     if event_ids is not None:
@@ -315,7 +349,7 @@ def phone_roster(
     return token, {
         "version": token,
         "full": held is None,
-        "events": [event_kit(e, locale) for e in events],
+        "events": [kit_text(e, locale, frozenset() if held is None else kits) for e in events],
         "characters": [row_json(row, event_id) for row, event_id in changed if not row.withdrawn],
         # A delta names the characters withdrawn since: the phone forgets them (its search
         # would list a withdrawn one beside the one that took its place).

@@ -594,6 +594,9 @@ def me():
     )
 
 
+MAX_KITS = 64  # kits a phone names as held, at most (more are not read)
+
+
 @bp.get("/roster")
 @requires("organiser", "referee")
 @costly(when=lambda: "since" not in request.args)
@@ -604,7 +607,8 @@ def get_phone_roster():
     ``event`` (ids, comma-separated) limits it to those events (403 for one not worked);
     ``since`` (the ``version`` of an earlier answer) asks for what changed after it: a 304
     when nothing did (a phone whose roster is current is answered before Flask:
-    web/quick.py).
+    web/quick.py); ``kits`` (digests, comma-separated) names the events' kits the phone
+    holds: a change answers each of those with its id and digest alone.
     """
     locale = str(get_locale())
     events = request.args.get("event")
@@ -626,7 +630,8 @@ def get_phone_roster():
             if event := db.session.get(Event, event_id):
                 require_event(g.user, event)
     since = request.args.get("since")
-    token, data = phone_roster(locale, now_utc(), since, event_ids)
+    kits = frozenset(request.args.get("kits", "").split(",")[:MAX_KITS])
+    token, data = phone_roster(locale, now_utc(), since, event_ids, kits)
     etag = tags.roster(locale, token)
     if data is None:
         response = Response(status=304)

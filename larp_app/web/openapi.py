@@ -36,6 +36,14 @@ _SINCE = {
     "description": "The version of an earlier answer: only what changed after it (and 304 "
     "when nothing did).",
 }
+_KITS = {
+    "name": "kits",
+    "in": "query",
+    "required": False,
+    "schema": {"type": "string", "pattern": "^[0-9a-f]{16}(,[0-9a-f]{16})*$"},
+    "description": "The digests (kit) of the events' kits the phone holds, comma-separated: "
+    "with since, an unchanged one is answered as its id and kit alone.",
+}
 _EVENTS = {
     "name": "event",
     "in": "query",
@@ -426,7 +434,7 @@ _ROUTES: dict[str, Any] = {
                 "states, and the active badges as salted SHA-256 hashes, never their secrets; "
                 "its version; with since, only the characters changed after it, their badges, "
                 "the revoked badges' hashes and the withdrawn characters' ids to forget",
-                "parameters": [_EVENTS, _SINCE],
+                "parameters": [_EVENTS, _SINCE, _KITS],
                 "responses": {
                     "200": _json(_OBJECT),
                     **_NOT_MODIFIED,

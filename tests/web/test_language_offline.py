@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import time
 
+from larp_app.extensions import db
+from larp_app.models import Event
+from larp_app.services.events import change_settings
 from larp_app.web import security
 
-from .helpers import log_in, make_user, new_event, post_form
+from .helpers import csrf_token, data_sheet, log_in, make_user, new_event, post_form
 
 
 def session_cookies(answer):
@@ -70,3 +73,32 @@ def test_a_cookie_signed_over_an_hour_ago_is_signed_again(app, client, monkeypat
     later = time.time() + security.FRESH_COOKIE.total_seconds() + 60
     monkeypatch.setattr(security.time, "time", lambda: later)
     assert session_cookies(client.get("/api/v1/me"))  # the session slides on
+
+
+def test_a_roster_delta_sends_an_events_kit_only_when_the_phone_does_not_hold_it(app, client):
+    make_user(app, "olga", "organiser")
+    log_in(client, "olga")
+    new_event(client, "ex-nihilo")
+    whole = client.get("/api/v1/roster").json
+    kit = whole["events"][0]
+    assert kit["ruleset"] == "ex-nihilo" and len(kit["kit"]) == 16
+    since = whole["version"]
+    # Something changes (a character is added): the delta names the kit the phone holds.
+    made = client.post(
+        "/api/v1/events/1/characters",
+        json=data_sheet(),
+        headers={"X-CSRFToken": csrf_token(client, "/events")},
+    )
+    assert made.status_code in (200, 201), made.json
+    held = client.get("/api/v1/roster", query_string={"since": since, "kits": kit["kit"]}).json
+    assert held["full"] is False and held["events"] == [{"id": 1, "kit": kit["kit"]}]
+    # Not named as held (or another digest): the whole kit.
+    other = client.get("/api/v1/roster", query_string={"since": since, "kits": "0" * 16}).json
+    assert other["events"][0]["languages"] == kit["languages"]
+    # New settings make a new kit: sent whole, though the old one is named.
+    with app.app_context():
+        event = db.session.get(Event, 1)
+        change_settings(event, {**(event.settings or {}), "turn_seconds": 2})
+        db.session.commit()
+    after = client.get("/api/v1/roster", query_string={"since": since, "kits": kit["kit"]}).json
+    assert after["events"][0]["kit"] != kit["kit"] and after["events"][0]["turn_seconds"] == 2

@@ -54,10 +54,17 @@ function inWorker(api) {
 }
 
 export async function refreshHere(api) {
-  const [held, etag] = await Promise.all([get("meta", "rosterVersion"), get("meta", "rosterETag")]);
+  const [held, etag, kept] = await Promise.all([
+    get("meta", "rosterVersion"),
+    get("meta", "rosterETag"),
+    getAll("events"),
+  ]);
   let response;
   try {
-    const url = held ? `${api}/roster?since=${encodeURIComponent(held)}` : `${api}/roster`;
+    // The events' kits it holds: a change answers those with their digest alone.
+    const kits = kept.map((e) => e.kit).filter(Boolean).join(",");
+    const asked = held ? `?since=${encodeURIComponent(held)}${kits ? `&kits=${kits}` : ""}` : "";
+    const url = `${api}/roster${asked}`;
     const headers = held && etag ? { "If-None-Match": etag } : {};
     const signal = AbortSignal.timeout(20_000);
     response = await fetch(url, { credentials: "same-origin", headers, signal });
@@ -92,14 +99,26 @@ const CHUNK = 250;
 const pause = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 async function keep(roster, etag, now) {
-  await transaction(STORES, "readwrite", (tx) => {
+  let lost = false; // a kit answered as held that the phone no longer holds
+  await transaction(STORES, "readwrite", async (tx) => {
     const stores = Object.fromEntries(STORES.map((name) => [name, tx.objectStore(name)]));
     if (roster.full) {
       for (const name of ["characters", "badges"]) stores[name].clear();
       stores.meta.delete("rosterVersion"); // whole again, until this one is all written
     }
-    stores.events.clear(); // every answer lists every event
-    for (const event of roster.events) stores.events.put(event);
+    // Every answer lists every event; a kit the phone holds comes as its id and digest.
+    const kept = new Map();
+    await Promise.all(
+      roster.events.map(async (event) => {
+        if (!event.ruleset) kept.set(event.id, await result(stores.events.get(event.id)));
+      }),
+    );
+    stores.events.clear();
+    for (const event of roster.events) {
+      const whole = event.ruleset ? event : kept.get(event.id);
+      if (whole?.kit === event.kit) stores.events.put(whole);
+      else lost = true;
+    }
     for (const hash of roster.revoked || []) stores.badges.delete(hash);
     for (const id of roster.withdrawn || []) stores.characters.delete(id);
   });
@@ -127,7 +146,8 @@ async function keep(roster, etag, now) {
   }
   await transaction(["meta"], "readwrite", (tx) => {
     const meta = tx.objectStore("meta");
-    meta.put(roster.version, "rosterVersion");
+    if (lost) meta.delete("rosterVersion"); // whole at the next ask
+    else meta.put(roster.version, "rosterVersion");
     meta.put(etag, "rosterETag");
     meta.put(now, "rosterAt");
     meta.put(now, "lastSync"); // phone and server agree as of now
