@@ -157,9 +157,9 @@ def _kit_key(event: Event, locale: str) -> tuple:
 def _kept_kit(
     event_id: int, name: str, ruleset: str, settings: str, locale: str, languages: tuple
 ) -> tuple[dict[str, Any], str, str]:
-    """The kit, its digest and its JSON text, made once for what it is made of: the event's name, rule
-    system, settings (its tables, its catalogue) and the language (the app's words change
-    only with its code)."""
+    """The kit, its digest and its JSON text, made once for what it is made of: the event's
+    name, rule system, settings (its tables, its catalogue) and the language (the app's
+    words change only with its code)."""
     event = Event(id=event_id, name=name, ruleset=ruleset, settings=json.loads(settings))
     settings_read = event_settings(event)
     kit = {
