@@ -166,7 +166,7 @@ def main() -> None:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def show(profiler, plain, profiled, count, characters, most) -> None:
+def show(profiler, plain, profiled, count, characters, most, what="entries through /sync") -> None:
     stats = pstats.Stats(profiler)
     by_part: dict[str, float] = defaultdict(float)
     rows = []
@@ -176,10 +176,10 @@ def show(profiler, plain, profiled, count, characters, most) -> None:
         rows.append((own, part, f"{Path(filename).name}:{name}" if filename != "~" else name))
     total = sum(by_part.values())
     print(
-        f"python {sys.version.split()[0]}   cores: {os.cpu_count()}   {count} entries "
-        f"through /sync, one an answer, on {characters} characters (SQLite WAL FULL)"
+        f"python {sys.version.split()[0]}   cores: {os.cpu_count()}   {count} {what}, "
+        f"on {characters} characters (SQLite WAL FULL)"
     )
-    print(f"  wall per entry: {plain * 1000:.2f} ms   (profiled: {profiled * 1000:.2f} ms)")
+    print(f"  wall per answer: {plain * 1000:.2f} ms   (profiled: {profiled * 1000:.2f} ms)")
     print("  the profiler's time by part (each function's own time):")
     for part, own in sorted(by_part.items(), key=lambda kv: -kv[1]):
         print(f"    {part:42} {own / count * 1000:6.3f} ms  {own / total:6.1%}")

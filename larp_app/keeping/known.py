@@ -157,6 +157,19 @@ class CharacterFacts:
     version: int
 
 
+class Compiled:
+    """A statement as its database's driver takes it: its text, and its parameters in the
+    driver's style (by position or by name)."""
+
+    def __init__(self, statement, dialect):
+        compiled = statement.compile(dialect=dialect)
+        self.sql = str(compiled)
+        self.order = compiled.positiontup if compiled.positional else None
+
+    def values(self, params: dict):
+        return params if self.order is None else tuple(params[name] for name in self.order)
+
+
 class Known:
     """One worker's knowledge (see the module's words), read through its own connections:
     one per thread, in autocommit, closed with the engine."""
@@ -180,6 +193,7 @@ class Known:
         self._marks_sql = str(
             MARKS.compile(dialect=engine.dialect, compile_kwargs={"literal_binds": True})
         )
+        self._compiled: dict[Any, Compiled] = {}  # statement -> its text for the driver
         # Connections of its own, outside the app's pool: held by a thread for good, and
         # closed for good with the app's engine.
         self._own = create_engine(engine.url, poolclass=NullPool)
@@ -202,6 +216,24 @@ class Known:
             local.cursor = None
         return local.connection
 
+    def rows(self, statement, params: dict | None = None) -> list[tuple]:
+        """``statement``'s rows, on this thread's connection of its own, straight through
+        the driver (compiled once for the database): a quick answer's reads after the
+        marks (here, and keeping/records.py ``Records.caught_up``). JSON comes as text."""
+        compiled = self._compiled.get(statement)
+        if compiled is None:
+            compiled = self._compiled[statement] = Compiled(statement, self.engine.dialect)
+        cursor = self._cursor()
+        cursor.execute(compiled.sql, compiled.values(params or {}))
+        return cursor.fetchall()
+
+    def _cursor(self):
+        connection = self._connection()
+        local = self._local
+        if local.cursor is None:
+            local.cursor = connection.connection.driver_connection.cursor()
+        return local.cursor
+
     def forget(self, _engine=None) -> None:
         """Drop every connection (after a database error, or with the app's engine): the
         next poll opens its own. What is known stays, under the marks it was read with:
@@ -214,12 +246,9 @@ class Known:
                 connection.close()
 
     def _read_marks(self) -> tuple:
-        connection = self._connection()
-        local = self._local
-        if local.cursor is None:
-            local.cursor = connection.connection.driver_connection.cursor()
-        local.cursor.execute(self._marks_sql)
-        return tuple(local.cursor.fetchone())
+        cursor = self._cursor()
+        cursor.execute(self._marks_sql)
+        return tuple(cursor.fetchone())
 
     # --- keeping up -------------------------------------------------------------------------
 
@@ -270,17 +299,16 @@ class Known:
             forget()
 
     def _read_versions(self) -> None:
-        connection = self._connection()
         events = {
             event_id: EventFacts(version, bool(archived))
-            for event_id, version, archived in connection.execute(EVENTS)
+            for event_id, version, archived in self.rows(EVENTS)
         }
         for event_id, seen in list(self.seen.items()):
             facts = events.get(event_id)
             if facts is None:  # an event deleted: forget its characters
                 self._drop_event(event_id)
             elif facts.version != seen:
-                for row in connection.execute(CHANGED, {"event": event_id, "since": seen}):
+                for row in self.rows(CHANGED, {"event": event_id, "since": seen}):
                     self._keep_character(row)
                 self.seen[event_id] = facts.version
         self.events = events

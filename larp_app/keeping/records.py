@@ -27,12 +27,13 @@ import hashlib
 import json
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import and_, bindparam, or_, select
+from sqlalchemy import String, and_, bindparam, cast, or_, select
 from sqlalchemy import event as sa_event
 from sqlalchemy.orm import Session
 
@@ -50,7 +51,11 @@ KEPT_CONTEXTS = 512  # parsed sheets kept per worker, the most recently used
 
 
 def settings_key(event: Event) -> str:
-    return json.dumps(event.settings or {}, sort_keys=True)
+    return settings_key_of(event.settings)
+
+
+def settings_key_of(settings: dict | None) -> str:
+    return json.dumps(settings or {}, sort_keys=True)
 
 
 def slim(sheet: rules.LarpSheet) -> rules.LarpSheet:
@@ -83,6 +88,20 @@ class Record:
     # A poll's answer: (from, until, the last change): between the two instants the state's
     # last change is this one, so a poll then is answered from memory (``known_change``).
     poll: tuple[datetime, datetime | None, datetime | None] | None = None
+    # Answers rendered once (keeping/answers.py): (tag, what, encoding) -> bytes, of one tag
+    # at a time (the state's latest).
+    answers: dict[tuple, Any] = field(default_factory=dict)
+
+    def answer(self, key: tuple) -> Any:
+        return self.answers.get(key)
+
+    def keep_answer(self, key: tuple, data: Any) -> None:
+        """Keep ``data`` under ``key`` (its tag first); those of another tag go (replaced
+        whole: a reader holds one dict or the other, never a mix)."""
+        kept = self.answers
+        if kept and next(iter(kept))[0] != key[0]:
+            kept = {}
+        self.answers = {**kept, key: data}
 
     def at(
         self,
@@ -190,6 +209,19 @@ class KeptContext:
     ctx: rules.Context
     digest: bytes  # of ``larp`` (larp_digest)
     _forms: tuple[rules.LarpSheet, dict[str, Any]] | None = None
+    # The larp sheet's and the settings' stored text once found to be these (``holds``).
+    _texts: tuple[str, str] | None = None
+
+    def holds(self, larp_text: str, settings_text: str | None) -> bool:
+        """Whether the stored texts of a larp sheet and settings are this one's."""
+        texts = (larp_text, settings_text or "{}")
+        if texts == self._texts:
+            return True
+        settings = json.loads(texts[1]) or {}
+        if json.loads(larp_text) != self.larp or settings_key_of(settings) != self.settings:
+            return False
+        self._texts = texts
+        return True
 
     def forms(self) -> tuple[rules.LarpSheet, dict[str, Any]]:
         """The sheet as a record keeps it: slim, and as the phone's fold reads it."""
@@ -257,6 +289,18 @@ class Held:
         )
 
 
+# A character's version, sheet and settings now (``Records.caught_up``), and its entries
+# stored after a row with their row ids.
+CHARACTER_NOW = (
+    select(Character.version, cast(Character.larp, String), cast(Event.settings, String))
+    .join(Event, Event.id == Character.event_id)
+    .where(Character.id == bindparam("character"))
+)
+ROWS_AFTER = (
+    select(Entry.id, cast(Entry.fields, String))
+    .where(Entry.character_id == bindparam("character"), Entry.id > bindparam("after"))
+    .order_by(Entry.id)
+)
 # The entries of a character stored after a row (services/entries.py, built once).
 LOG_AFTER = (
     select(Entry.fields)
@@ -318,6 +362,56 @@ class Records:
             with self.lock:
                 return self._fold(character)
         return record
+
+    def caught_up(self, rows: Callable, character_id: int, version: int) -> Record | None:
+        """The character's record at ``version``, from the one this worker keeps with the
+        entries stored since folded on, read with ``rows`` (the quick answers' own reads,
+        before Flask: keeping/known.py ``Known.rows``): no ORM object, two small queries.
+        None when it cannot be had so (no record or parsed sheet kept, another sheet or
+        settings since, an entry that is not folded on, the character moved on meanwhile):
+        the full path folds then.
+
+        The character's version is read before its entries: the entries found are at least
+        those of that version (never a record newer in name than in content)."""
+        held = self.records.get(character_id)
+        sheet = self.contexts.get(character_id)
+        # The row after which entries were stored since (0: the record folded none).
+        after = held and (held.last_row if held.folded.last_at is not None else 0)
+        if (
+            held is None
+            or sheet is None
+            or after is None
+            or held.version >= version
+            or held.settings != sheet.settings
+            or held.sheet_digest != sheet.digest
+        ):
+            return None
+        found = rows(CHARACTER_NOW, {"character": character_id})
+        if not found or found[0][0] != version or not sheet.holds(found[0][1], found[0][2]):
+            return None
+        ruleset = sheet.ctx.ruleset.key
+        stored = rows(ROWS_AFTER, {"character": character_id, "after": after})
+        new = [(row_id, rules.entry_from_stored(json.loads(f), ruleset)) for row_id, f in stored]
+        record = folded_on(held, sheet, version, new)
+        if record is None:
+            return None
+        with self.lock:
+            kept = self.records.get(character_id)
+            if kept is None or kept.version < version:
+                self.records[character_id] = record
+        return record
+
+    def poll_tag(self, record: Record, character_id: int, at: datetime) -> str | None:
+        """``state_etag`` at ``at`` of a record this worker keeps (its poll window made now
+        when it has none that holds ``at``); None when its sheet is not kept parsed."""
+        known = known_change(record, record.version, at)
+        if known is NOT_KNOWN:
+            sheet = self.contexts.get(character_id)
+            if sheet is None or (record.folded.last_at is not None and record.folded.last_at > at):
+                return None
+            known, due = rules.last_and_next_change(record.folded, sheet.ctx, at)
+            record.poll = (at, due, known)
+        return tags.state(record.version, known)
 
     def _held(self, character: Character) -> Record | None:
         """The record this worker holds for the character: this transaction's own when it

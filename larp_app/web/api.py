@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import wraps
 
-from flask import Blueprint, Response, abort, g, jsonify, request, session
+from flask import Blueprint, Response, abort, current_app, g, jsonify, request, session
 from flask_babel import get_locale
 from flask_wtf.csrf import generate_csrf, validate_csrf
 from sqlalchemy.exc import InterfaceError, OperationalError
@@ -15,7 +15,7 @@ from .. import rules
 from ..extensions import db
 from ..keeping import tags
 from ..keeping.known import Caller, known
-from ..keeping.records import state_etag
+from ..keeping.records import records, state_etag
 from ..keeping.views import Since, views
 from ..messages import problem_message, refusal_message
 from ..models import Character, Event
@@ -41,11 +41,13 @@ from ..services.events import archive_event, create_event
 from ..services.reimport import ADDED, apply_import, plan_import
 from ..services.sync import sync_one
 from ..services.users import token_digest, user_for_token
+from .answers import state_answer, state_data
 from .commits import commit_retrying
 from .display import entry_summary, public_base_url
 from .fair import costly
 from .hygiene import MAX_ID, api_error, http_api_error
 from .openapi import document, query_names
+from .transfer import encoding_for
 from .unavailable import batch_cut_short
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -210,13 +212,8 @@ def _at_param():
 
 
 def _state_json(snapshot: rules.Snapshot) -> dict:
-    """The state; asked for "now", without the instant, so its ETag changes only with it.
-    With ``fold``: its inner values, from which a phone's fold goes on offline."""
-    data = snapshot.to_dict()
-    if "at" not in request.args:
-        del data["at"]
-    data["fold"] = state_to_wire(snapshot.state)
-    return data
+    """The state (web/answers.py ``state_data``); asked for "now", without the instant."""
+    return state_data(snapshot, instant="at" in request.args)
 
 
 def _character_json(character: Character, warnings: bool = False) -> dict:
@@ -512,11 +509,24 @@ def get_state(character_id: int):
         return jsonify({**_state_json(state), "your_conflicts": _your_conflicts(character)})
     now = now_utc()
     # The conflicts are the caller's: their dismissals change the answer too.
-    etag = tags.console_state(state_etag(character, now), g.user.id, dismissed_mark(g.user))
-    return not_modified(etag) or versioned(
-        {**_state_json(state_of(character, now)), "your_conflicts": _your_conflicts(character)},
-        etag,
-    )
+    tag = state_etag(character, now)
+    etag = tags.console_state(tag, g.user.id, dismissed_mark(g.user))
+    if (unchanged := not_modified(etag)) is not None:
+        return unchanged
+    kept = records()
+    record = kept.record(character)
+    conflicts = _your_conflicts(character)
+    if conflicts or (record.folded.last_at is not None and record.folded.last_at > now):
+        state = _state_json(state_of(character, now))
+        return versioned({**state, "your_conflicts": conflicts}, etag)
+    # The answer every caller gets, rendered once (web/answers.py): as the quick answers do.
+    encoding = encoding_for(request.headers.get("Accept-Encoding", ""))
+    body, encoded = state_answer(current_app, record, kept.context(character), tag, now, encoding)
+    response = Response(body, mimetype="application/json")
+    if encoded:
+        response.headers["Content-Encoding"] = encoded
+    response.set_etag(etag, weak=True)
+    return response
 
 
 @bp.get("/conflicts")

@@ -1,4 +1,4 @@
-"""Polls that changed nothing, answered before Flask: what a stored answer costs.
+"""Polls answered before Flask: what a stored answer costs.
 
 A console's state, a player's page, a phone's roster and the board poll every few seconds
 with the ETag of the answer they hold; nearly every poll changed nothing. This middleware in
@@ -7,6 +7,11 @@ caller is and what they may read (keeping/known.py, checked against the database
 with one tiny query), the character's or the event's version, and the instant of its next
 change by time alone (keeping/records.py, keeping/views.py). No request context, session,
 user or ORM object is made, and nothing is folded.
+
+A console's state that did change is answered here too (200): the worker's record of the
+character is brought to its version with the entries stored since (two small queries,
+folded on: ``Records.caught_up``), and the answer is rendered once per tag and encoding
+and served as bytes (web/answers.py), the full path's own.
 
 The tag compared is the full path's own (web/api.py, web/player.py, web/organiser/board.py),
 built from the same facts; the answer carries the full path's headers. Anything this does not
@@ -50,11 +55,13 @@ from ..services import clock
 from ..services.assignments import reach
 from ..services.users import token_digest
 from ..tokens import SECRET_LENGTH, digest
+from .answers import state_answer
 from .health import _now_text, request_log
 from .hygiene import COOKIES_REFUSED as REFUSED
 from .hygiene import MAX_ID
 from .i18n import pick_locale
 from .security import FRESH_COOKIE, security_headers
+from .transfer import encoding_for
 
 log = logging.getLogger(__name__)
 
@@ -171,18 +178,19 @@ class QuickAnswers:
         if environ.get("REQUEST_METHOD") == "GET":
             started = time.perf_counter()
             try:
-                answer = self._unchanged(environ)
+                answer = self._quick(environ)
             except Exception as failure:  # a cache: the full path answers, in words
                 log.warning("quick answer left to the full path: %r", failure)
                 answer = None
             if answer is not None:
-                return self._not_modified(environ, start_response, *answer, started)
+                return self._answer(environ, start_response, started, *answer)
         return self.wsgi_app(environ, start_response)
 
     # --- which poll ---------------------------------------------------------------------
 
-    def _unchanged(self, environ: dict) -> tuple[str, list[tuple[str, str]]] | None:
-        """The ETag and headers of a 304 for this request, or None (the full path)."""
+    def _quick(self, environ: dict) -> tuple | None:
+        """The ETag and headers of a 304 for this request, and the body of a 200 with its
+        headers where it changed and is known here; or None (the full path)."""
         path = environ.get("PATH_INFO", "")
         held = environ.get("HTTP_IF_NONE_MATCH", "")
         query = environ.get("QUERY_STRING", "")
@@ -207,7 +215,8 @@ class QuickAnswers:
     # --- each poll, as its full path tags it --------------------------------------------
 
     def _state(self, environ, held, character_id):
-        """web/api.py ``get_state``: the state's tag, the caller's id and dismissals."""
+        """web/api.py ``get_state``: the state's tag, the caller's id and dismissals; the
+        state itself when it changed (rendered once, web/answers.py)."""
         caller = self._caller(environ)
         if caller is None or caller.role not in STAFF:
             return None
@@ -216,16 +225,28 @@ class QuickAnswers:
         event = None if character is None else known.event(character.event_id)
         if event is None or reach(caller.role, caller.worked, character.event_id, event.archived):
             return None
-        tag = kept_state_tag(self._records(), character_id, character.version, clock.now_utc())
+        kept = self._records()
+        record = None if kept is None else kept.records.get(character_id)
+        if record is not None and record.version != character.version:
+            record = kept.caught_up(known.rows, character_id, character.version)
+        if record is None or record.version != character.version:
+            return None
+        now = clock.now_utc()
+        tag = kept.poll_tag(record, character_id, now)
         if tag is None:
             return None
         etag = tags.console_state(tag, caller.user_id, caller.dismissed)
-        if not _holds(held, etag):
-            return None
         # A bearer token's answer never read the session: it does not vary with the cookie.
         by_token = environ.get("HTTP_AUTHORIZATION", "").startswith("Bearer ")
-        vary = "Accept-Encoding" if by_token else VARY
-        return etag, [("Cache-Control", "no-cache"), ("Vary", vary)]
+        headers = [("Cache-Control", "no-cache"), ("Vary", "Accept-Encoding" if by_token else VARY)]
+        if _holds(held, etag):
+            return etag, headers
+        sheet = kept.contexts.get(character_id)
+        if record.folded.conflicts or sheet is None:
+            return None  # the caller's entries that stopped counting: the full path reads them
+        encoding = encoding_for(environ.get("HTTP_ACCEPT_ENCODING", ""))
+        body, encoded = state_answer(self.app, record, sheet.ctx, tag, now, encoding)
+        return etag, [*headers, *_content("application/json", body, encoded)], body
 
     def _player(self, environ, held, secret):
         """web/player.py ``live``: the player's language and the character's state tag."""
@@ -411,10 +432,11 @@ class QuickAnswers:
 
     # --- the answer ---------------------------------------------------------------------
 
-    def _not_modified(self, environ, start_response, etag, headers, started):
+    def _answer(self, environ, start_response, started, etag, headers, body=None):
         secure = environ.get("wsgi.url_scheme") == "https"
         headers = [("ETag", f'W/"{etag}"'), *headers, *security_headers(secure)]
-        start_response("304 NOT MODIFIED", headers)
+        status = 304 if body is None else 200
+        start_response("304 NOT MODIFIED" if body is None else "200 OK", headers)
         if request_log.isEnabledFor(logging.INFO):
             path = environ.get("PATH_INFO", "")
             if path.startswith(PLAYER_PREFIX):  # the secret stays out of the log
@@ -425,10 +447,16 @@ class QuickAnswers:
                 environ.get("REMOTE_ADDR") or "-",
                 "GET",
                 path,
-                304,
+                status,
                 (time.perf_counter() - started) * 1000,
             )
-        return []
+        return [] if body is None else [body]
+
+
+def _content(mimetype: str, body: bytes, encoding: str | None) -> list[tuple[str, str]]:
+    """A body's headers as Flask and Flask-Compress give them."""
+    headers = [("Content-Type", mimetype), ("Content-Length", str(len(body)))]
+    return [*headers, ("Content-Encoding", encoding)] if encoding else headers
 
 
 def keep_up() -> None:

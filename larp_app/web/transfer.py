@@ -15,6 +15,7 @@ from pathlib import Path
 
 from flask import Flask, Response, current_app, request
 from flask_compress import Compress
+from flask_compress.flask_compress import _choose_algorithm, _compress_data
 
 compress = Compress()
 
@@ -45,6 +46,21 @@ def configure(app: Flask) -> None:
     app.url_defaults(_static_version)
     app.after_request(_static_lifetime)
     app.after_request(_read_static_whole)  # runs before Flask-Compress's (hooks run in reverse)
+
+
+def encoding_for(accept: str) -> str | None:
+    """The encoding Flask-Compress gives an answer to a request that accepts ``accept`` (its
+    Accept-Encoding header), or None: identity. For an answer encoded once and kept as
+    bytes (web/answers.py), the same bytes as Flask-Compress's own."""
+    return _choose_algorithm(compress.enabled_algorithms, accept)
+
+
+def encoded(app: Flask, data: bytes, encoding: str | None) -> bytes:
+    """``data`` in ``encoding`` as Flask-Compress encodes it (None, or data shorter than it
+    compresses: as it is)."""
+    if encoding is None or len(data) < app.config["COMPRESS_MIN_SIZE"]:
+        return data
+    return _compress_data(app, data, encoding)
 
 
 @lru_cache(maxsize=256)

@@ -121,6 +121,45 @@ def test_an_unchanged_poll_is_answered_before_flask_with_the_full_paths_tag_and_
     }
 
 
+@pytest.mark.parametrize("encoding", ["identity", "gzip, deflate, br, zstd"])
+@pytest.mark.parametrize("kind", ["console state by token", "console state by phone"])
+def test_a_changed_state_is_answered_before_flask_with_the_full_paths_tag_headers_and_body(
+    app, client, other_worker, organiser, referee, phone, board, event_id, character_id,
+    secret, kind, encoding,
+):  # fmt: skip
+    asker, url, headers = polls(event_id, character_id, secret, referee, phone, board, client)[kind]
+    headers = {**headers, "Accept-Encoding": encoding}
+    first = asker.get(url, headers=headers)
+    assert first.status_code == 200
+    # Another worker stores an entry: this one's record is behind, and is brought up to it.
+    log(other_worker, character_id, organiser, kind="hit", damage=2, pierce=True)
+    with NoFlask(app):
+        quick = again(asker, url, first, headers)
+    assert quick.status_code == 200
+    quick_app = app.wsgi_app
+    app.wsgi_app = full_path_only(app)
+    try:
+        full = again(asker, url, first, headers)
+    finally:
+        app.wsgi_app = quick_app
+    assert full.status_code == 200
+    assert quick.data == full.data  # the same bytes, encoded alike
+    ignored = {"Set-Cookie", "Date"}
+    assert {k: v for k, v in quick.headers.items() if k not in ignored} == {
+        k: v for k, v in full.headers.items() if k not in ignored
+    }
+    if encoding != "identity" and int(quick.headers["Content-Length"]) >= 500:
+        assert quick.headers["Content-Encoding"] == "br"
+    # And what it says is the state after the hit, as a fresh fold says it.
+    with other_worker.application.app_context():
+        from larp_app.services.entries import state_of
+
+        state = state_of(db.session.get(Character, character_id), now_utc()).to_dict()
+    if encoding == "identity":
+        said = full.get_json()
+        assert (said["hp"], said["ap"]) == (state["hp"], state["ap"])
+
+
 @pytest.mark.parametrize("kind", [*KINDS, "board"])
 def test_an_entry_through_another_worker_is_never_answered_unchanged(
     app, client, other_worker, referee, organiser, phone, board, event_id, character_id,
