@@ -296,6 +296,19 @@ CHARACTER_NOW = (
     .join(Event, Event.id == Character.event_id)
     .where(Character.id == bindparam("character"))
 )
+# A character's name, player and faction, its event's rule system and settings (a player's
+# page rendered before Flask).
+PLAYER_FACTS = (
+    select(
+        Character.name,
+        Character.player,
+        Character.faction,
+        Event.ruleset,
+        cast(Event.settings, String),
+    )
+    .join(Event, Event.id == Character.event_id)
+    .where(Character.id == bindparam("character"))
+)
 ROWS_AFTER = (
     select(Entry.id, cast(Entry.fields, String))
     .where(Entry.character_id == bindparam("character"), Entry.id > bindparam("after"))
@@ -583,18 +596,6 @@ def known_change(record: Record | None, version: int, at: datetime):
     if start <= at and (until is None or at < until):
         return last
     return NOT_KNOWN
-
-
-def kept_state_tag(
-    kept: Records | None, character_id: int, version: int, at: datetime
-) -> str | None:
-    """``state_etag`` of a character at ``version`` from what this worker keeps (``kept``),
-    with no query and no fold; None when it does not know it."""
-    record = None if kept is None else kept.records.get(character_id)
-    known = known_change(record, version, at)
-    if known is NOT_KNOWN:
-        return None
-    return tags.state(version, known)
 
 
 def state_etag(character: Character, at: datetime) -> str:

@@ -1,7 +1,8 @@
-"""Answers rendered once: a console's state that changed is turned into bytes once per tag
-and encoding, kept on the character's record (keeping/records.py ``Record.answers``), and
-served as bytes to every poll that asks for it, before Flask (web/quick.py) or in it
-(web/api.py ``get_state``): the same tag, headers and body either way.
+"""Answers rendered once: a console's state or a player's page that changed is turned into
+bytes once per tag, language and encoding, kept on the character's record
+(keeping/records.py ``Record.answers``), and served as bytes to every poll that asks for
+it, before Flask (web/quick.py) or in it (web/api.py ``get_state``, web/player.py
+``live``): the same tag, headers and body either way.
 
 A state answer holds the caller's own entries that stopped counting (``your_conflicts``):
 the bytes kept are those of a character none of whose entries stopped counting, the same for
@@ -10,16 +11,23 @@ every caller; any other is answered by the full path, which reads them.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 from flask import Flask
+from flask_babel import force_locale
 
 from .. import rules
 from ..keeping.records import Record
+from ..models import Event
+from ..reads.roster import in_language
 from ..rules.wire import state_to_wire
+from ..services.events import status_catalogue
 from .transfer import encoded
 
-STATE = "state"
+STATE, PLAYER = "state", "player"
 
 
 def state_data(snapshot: rules.Snapshot, instant: bool = False) -> dict[str, Any]:
@@ -33,23 +41,83 @@ def state_data(snapshot: rules.Snapshot, instant: bool = False) -> dict[str, Any
     return data
 
 
+def _encoded(app: Flask, record: Record, key: tuple, plain: Callable[[], bytes]):
+    """The answer kept under ``key`` (its tag, what, its language..., its encoding last),
+    made from its plain bytes (kept under the same key with no encoding) when missing."""
+    kept = record.answer(key)
+    if kept is not None:
+        return kept
+    bare = (*key[:-1], None)
+    body = record.answer(bare)
+    if body is None:
+        body = (plain(), None)
+        record.keep_answer(bare, body)
+    data = encoded(app, body[0], key[-1])
+    answer = (data, None if data is body[0] else key[-1])
+    record.keep_answer(key, answer)
+    return answer
+
+
 def state_answer(
     app: Flask, record: Record, ctx: rules.Context, tag: str, at, encoding: str | None
 ) -> tuple[bytes, str | None]:
     """The body of the state answer of ``record`` at ``at`` (whose tag is ``tag``), with no
     entry of the caller's that stopped counting, in ``encoding`` as Flask-Compress would
     give it; and the encoding it is in (None: as it is, too short to compress)."""
-    key = (tag, STATE, encoding)
-    kept = record.answer(key)
-    if kept is not None:
-        return kept
-    plain = record.answer((tag, STATE, None))
-    if plain is None:
+
+    def plain() -> bytes:
         snapshot = rules.snapshot_at(record.folded, ctx, at)
-        body = app.json.response({**state_data(snapshot), "your_conflicts": []}).get_data()
-        plain = (body, None)
-        record.keep_answer((tag, STATE, None), plain)
-    data = encoded(app, plain[0], encoding)
-    answer = (data, None if data is plain[0] else encoding)
-    record.keep_answer(key, answer)
-    return answer
+        return app.json.response({**state_data(snapshot), "your_conflicts": []}).get_data()
+
+    return _encoded(app, record, (tag, STATE, encoding), plain)
+
+
+def live_data(snapshot: rules.Snapshot) -> dict[str, Any]:
+    """The state as the player's page shows it: without the instant asked for (so that an
+    unchanged state keeps its ETag from one poll to the next), nor the conflicts (the
+    organisers' business, not the player's)."""
+    data = snapshot.to_dict()
+    del data["at"], data["conflicts"]
+    return data
+
+
+def player_answer(
+    app: Flask,
+    record: Record,
+    ctx: rules.Context,
+    tag: str,
+    locale: str,
+    at,
+    encoding: str | None,
+    facts: Callable[[], tuple[dict[str, Any], str, dict]],
+) -> tuple[bytes, str | None]:
+    """The body of the player's page's live part (web/player.py ``live``) of ``record`` at
+    ``at`` (whose tag is ``tag``) in ``locale``, in ``encoding``, and the encoding it is in.
+    ``facts``: the character's name, player and faction, its event's rule system and
+    settings, read only when the answer is made."""
+
+    def plain() -> bytes:
+        character, ruleset, settings = facts()
+        snapshot = rules.snapshot_at(record.folded, ctx, at)
+        context = {"state": snapshot, "status_names": status_names(ruleset, settings, locale)}
+        with app.app_context(), force_locale(locale):
+            html = app.jinja_env.get_template("player/live.html").render(**context)
+        data = {"character": character, "state": live_data(snapshot), "html": html}
+        return app.json.response(data).get_data()
+
+    return _encoded(app, record, (tag, PLAYER, locale, encoding), plain)
+
+
+def status_names(ruleset: str, settings: dict, locale: str) -> dict[str, str]:
+    """Each status of the event's catalogue by its name in ``locale`` (else the rules' own)."""
+    return dict(_status_names(ruleset, json.dumps(settings or {}, sort_keys=True), locale))
+
+
+@lru_cache(maxsize=256)
+def _status_names(ruleset: str, settings: str, locale: str) -> tuple[tuple[str, str], ...]:
+    event = Event(ruleset=ruleset, settings=json.loads(settings))
+    original = rules.get_ruleset(ruleset).language
+    return tuple(
+        (key, in_language(status.texts.get("name") or {}, locale, original) or key)
+        for key, status in status_catalogue(event).items()
+    )

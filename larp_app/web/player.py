@@ -6,21 +6,22 @@ log authors, no conflicts. An unknown secret gets a 404 that says nothing more.
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, jsonify, render_template, request
+from flask import Blueprint, Response, current_app, jsonify, render_template, request
 from flask_babel import get_locale
 
 from .. import rules
 from ..keeping import tags
-from ..keeping.records import state_etag
+from ..keeping.records import records, state_etag
 from ..models import Character, Event
-from ..reads.roster import in_language
-from ..rules import get_ruleset
 from ..services.badges import character_for_player
 from ..services.characters import larp_sheet
 from ..services.clock import now_utc
 from ..services.entries import state_of
 from ..services.events import status_catalogue
 from ..tokens import SECRET_LENGTH
+from . import answers
+from .answers import live_data, player_answer
+from .transfer import encoding_for
 
 bp = Blueprint("player", __name__, url_prefix="/p")
 
@@ -45,19 +46,7 @@ def _private(response):
 
 def status_names(event: Event) -> dict[str, str]:
     """Each catalogue status's name in the reader's language (else the rules' own)."""
-    locale, original = str(get_locale()), get_ruleset(event.ruleset).language
-    return {
-        key: in_language(status.texts.get("name") or {}, locale, original) or key
-        for key, status in status_catalogue(event).items()
-    }
-
-
-def live_state(snapshot: rules.Snapshot) -> dict:
-    """The snapshot as data, without the instant asked for, so that an unchanged state keeps
-    its ETag from one poll to the next."""
-    data = snapshot.to_dict()
-    data.pop("at")
-    return data
+    return answers.status_names(event.ruleset, event.settings, str(get_locale()))
 
 
 def _character(secret: str) -> Character | None:
@@ -97,20 +86,42 @@ def page(secret: str):
 
 @bp.get("/<secret>/live.json")
 def live(secret: str):
-    """The page's twin: the live state as data, and as the HTML the page swaps in."""
-    now = now_utc()  # (an unchanged state is answered before Flask: web/quick.py)
+    """The page's twin: the live state as data, and as the HTML the page swaps in (rendered
+    once per tag and language: web/answers.py, as the quick answers give it)."""
+    now = now_utc()  # (an unchanged or changed state is answered before Flask: web/quick.py)
     character = _character(secret)
     if character is None:
         return jsonify({"error": "not_found"}), 404
     # Checked before any work: a poll that changed nothing costs no fold and no page.
-    etag = tags.player(str(get_locale()), state_etag(character, now))
+    tag = state_etag(character, now)
+    locale = str(get_locale())
+    etag = tags.player(locale, tag)
     if request.if_none_match.contains_weak(etag):
         response = Response(status=304)
         response.set_etag(etag, weak=True)
         return response
+    kept = records()
+    record = kept.record(character)
+    if record.folded.last_at is not None and record.folded.last_at > now:
+        return _live_answer(character, now, etag)  # an entry dated later: folded to now
+    event = character.event
+
+    def facts():
+        who = {"name": character.name, "player": character.player, "faction": character.faction}
+        return who, event.ruleset, event.settings
+
+    encoding = encoding_for(request.headers.get("Accept-Encoding", ""))
+    ctx = kept.context(character)
+    body, encoded = player_answer(current_app, record, ctx, tag, locale, now, encoding, facts)
+    response = Response(body, mimetype="application/json")
+    if encoded:
+        response.headers["Content-Encoding"] = encoded
+    response.set_etag(etag, weak=True)
+    return response
+
+
+def _live_answer(character: Character, now, etag: str):
     context = _live(character, now)
-    state = live_state(context["state"])
-    state.pop("conflicts")  # the organisers' business, not the player's
     response = jsonify(
         {
             "character": {
@@ -118,7 +129,7 @@ def live(secret: str):
                 "player": character.player,
                 "faction": character.faction,
             },
-            "state": state,
+            "state": live_data(context["state"]),
             "html": render_template("player/live.html", **context),
         }
     )

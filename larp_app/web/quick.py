@@ -37,6 +37,7 @@ left to it, so no cache is read under marks older than the request.
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
 import time
@@ -49,13 +50,13 @@ from werkzeug.http import parse_accept_header, parse_cookie
 
 from ..keeping import tags
 from ..keeping.known import REFUSALS, Known, known_for
-from ..keeping.records import RECORDS, kept_state_tag
+from ..keeping.records import PLAYER_FACTS, RECORDS
 from ..keeping.views import VIEWS, kept_view_token
 from ..services import clock
 from ..services.assignments import reach
 from ..services.users import token_digest
 from ..tokens import SECRET_LENGTH, digest
-from .answers import state_answer
+from .answers import player_answer, state_answer
 from .health import _now_text, request_log
 from .hygiene import COOKIES_REFUSED as REFUSED
 from .hygiene import MAX_ID
@@ -225,23 +226,17 @@ class QuickAnswers:
         event = None if character is None else known.event(character.event_id)
         if event is None or reach(caller.role, caller.worked, character.event_id, event.archived):
             return None
-        kept = self._records()
-        record = None if kept is None else kept.records.get(character_id)
-        if record is not None and record.version != character.version:
-            record = kept.caught_up(known.rows, character_id, character.version)
-        if record is None or record.version != character.version:
+        found = self._record(character_id, character.version)
+        if found is None:
             return None
-        now = clock.now_utc()
-        tag = kept.poll_tag(record, character_id, now)
-        if tag is None:
-            return None
+        record, tag, now = found
         etag = tags.console_state(tag, caller.user_id, caller.dismissed)
         # A bearer token's answer never read the session: it does not vary with the cookie.
         by_token = environ.get("HTTP_AUTHORIZATION", "").startswith("Bearer ")
         headers = [("Cache-Control", "no-cache"), ("Vary", "Accept-Encoding" if by_token else VARY)]
         if _holds(held, etag):
             return etag, headers
-        sheet = kept.contexts.get(character_id)
+        sheet = self._records().contexts.get(character_id)
         if record.folded.conflicts or sheet is None:
             return None  # the caller's entries that stopped counting: the full path reads them
         encoding = encoding_for(environ.get("HTTP_ACCEPT_ENCODING", ""))
@@ -260,17 +255,47 @@ class QuickAnswers:
         locale = self._locale(environ, session)
         if locale is None:
             return None
-        tag = kept_state_tag(self._records(), character.id, character.version, clock.now_utc())
-        if tag is None:
+        found = self._record(character.id, character.version)
+        if found is None:
             return None
+        record, tag, now = found
         etag = tags.player(locale, tag)
-        if not _holds(held, etag):
-            return None
-        return etag, [
+        headers = [
             ("X-Robots-Tag", "noindex"),
             ("Cache-Control", "private, no-cache"),
             ("Vary", VARY),
         ]
+        if _holds(held, etag):
+            return etag, headers
+        sheet = self._records().contexts.get(character.id)
+        if sheet is None:
+            return None
+
+        def facts():
+            name, player, faction, ruleset, settings = self.known.rows(
+                PLAYER_FACTS, {"character": character.id}
+            )[0]
+            who = {"name": name, "player": player, "faction": faction}
+            return who, ruleset, json.loads(settings or "{}")
+
+        encoding = encoding_for(environ.get("HTTP_ACCEPT_ENCODING", ""))
+        body, encoded = player_answer(
+            self.app, record, sheet.ctx, tag, locale, now, encoding, facts
+        )
+        return etag, [*headers, *_content("application/json", body, encoded)], body
+
+    def _record(self, character_id: int, version: int):
+        """The record this worker keeps of a character at ``version`` (brought up to it when
+        behind), its tag now, and now; None when not known here."""
+        kept = self._records()
+        record = None if kept is None else kept.records.get(character_id)
+        if record is not None and record.version != version:
+            record = kept.caught_up(self.known.rows, character_id, version)
+        if record is None or record.version != version:
+            return None
+        now = clock.now_utc()
+        tag = kept.poll_tag(record, character_id, now)
+        return None if tag is None else (record, tag, now)
 
     def _roster(self, environ, held, query):
         """web/api.py ``get_phone_roster``: the caller's language and the views' tokens of
