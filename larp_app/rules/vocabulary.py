@@ -66,8 +66,15 @@ class Vocabulary:
         return quantity in self.quantities
 
     def in_language(self, locale: str, fallback: str) -> dict[str, Any]:
-        """Every word in ``locale`` (else ``fallback``, else any), as plain JSON-ready data."""
+        """Every word in ``locale`` (else ``fallback``, else any), as plain JSON-ready data:
+        made once per language (every page and answer asks it), not to be changed."""
+        said = self.__dict__.setdefault("_said", {})  # (frozen: kept beside the fields)
+        key = (locale, fallback)
+        if key not in said:
+            said[key] = self._in_language(locale, fallback)
+        return said[key]
 
+    def _in_language(self, locale: str, fallback: str) -> dict[str, Any]:
         def say(words: Words) -> str:
             return in_language(words, locale, fallback)
 

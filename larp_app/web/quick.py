@@ -197,7 +197,7 @@ class QuickAnswers:
         query = environ.get("QUERY_STRING", "")
         if path == ROSTER:
             return self._roster(environ, held, query)
-        if not held or "*" in held:
+        if "*" in held:
             return None
         if path.startswith(PLAYER_PREFIX) and path.endswith(PLAYER_SUFFIX):
             secret = path[len(PLAYER_PREFIX) : -len(PLAYER_SUFFIX)]
@@ -207,7 +207,7 @@ class QuickAnswers:
             character_id = _number(path[len(STATE_PREFIX) : -len(STATE_SUFFIX)])
             if character_id is not None:
                 return self._state(environ, held, character_id)
-        elif path.startswith(BOARD_PREFIX) and path.endswith(BOARD_SUFFIX):
+        elif path.startswith(BOARD_PREFIX) and path.endswith(BOARD_SUFFIX) and held:
             event_id = _number(path[len(BOARD_PREFIX) : -len(BOARD_SUFFIX)])
             if event_id is not None:
                 return self._board(environ, held, event_id)

@@ -163,6 +163,19 @@ def test_a_changed_state_is_answered_before_flask_with_the_full_paths_tag_header
         assert (said["hp"], said["ap"]) == (state["hp"], state["ap"])
 
 
+@pytest.mark.parametrize("kind", ["console state by token", "player page"])
+def test_a_poll_with_no_tag_held_is_answered_before_flask_as_the_full_path_answers_it(
+    app, client, referee, phone, board, event_id, character_id, secret, kind
+):
+    asker, url, headers = polls(event_id, character_id, secret, referee, phone, board, client)[kind]
+    full = asker.get(url, headers=headers)  # the first: the full path folds
+    assert full.status_code == 200
+    with NoFlask(app):
+        quick = asker.get(url, headers=headers)
+    assert quick.status_code == 200 and quick.data == full.data
+    assert quick.headers["ETag"] == full.headers["ETag"]
+
+
 @pytest.mark.parametrize("kind", [*KINDS, "board"])
 def test_an_entry_through_another_worker_is_never_answered_unchanged(
     app, client, other_worker, referee, organiser, phone, board, event_id, character_id,
