@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import sys
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 
 from alembic.migration import MigrationContext
@@ -86,19 +87,26 @@ SERVING_BEAT = 10.0  # seconds between a worker's heartbeats, at most one a requ
 
 
 def _serving(response):
-    """Once every ``SERVING_BEAT`` seconds, the worker says it serves: written after the
-    answer is sent (the client never waits on it), and counted as beaten only once written
-    (an answer never closed, or a beat the database refused, leaves the next one due)."""
-    beaten = current_app.extensions.setdefault("larp_serving_beat", [-SERVING_BEAT])
-    if time.monotonic() - beaten[0] >= SERVING_BEAT:
-        engine = db.engine
-
-        def serving():
-            if beat(engine, "serving"):
-                beaten[0] = time.monotonic()
-
-        response.call_on_close(serving)
+    due = serving_beat(current_app, db.engine)
+    if due is not None:
+        response.call_on_close(due)
     return response
+
+
+def serving_beat(app: Flask, engine) -> Callable[[], None] | None:
+    """Once every ``SERVING_BEAT`` seconds, the worker says it serves: what to run after an
+    answer is sent (the client never waits on it; the quick answers' too, web/quick.py),
+    counted as beaten only once written (an answer never closed, or a beat the database
+    refused, leaves the next one due); None when no beat is due."""
+    beaten = app.extensions.setdefault("larp_serving_beat", [-SERVING_BEAT])
+    if time.monotonic() - beaten[0] < SERVING_BEAT:
+        return None
+
+    def serving():
+        if beat(engine, "serving"):
+            beaten[0] = time.monotonic()
+
+    return serving
 
 
 def _start_clock() -> None:

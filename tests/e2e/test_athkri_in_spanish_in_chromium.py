@@ -43,7 +43,8 @@ def set_up_the_event(page, base, organiser) -> str:
     """Español, then an Athkri event, its sheet pasted and imported; returns a referee's
     password, made on the Referees page."""
     page.goto(base + "/login")
-    page.get_by_role("button", name="Español").click()
+    with page.expect_navigation():  # the page again, in the language chosen
+        page.get_by_role("button", name="Español").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Iniciar sesión")
     log_in(page, base, *organiser)
     page.get_by_label("Nombre").fill("Naufragio")
@@ -131,7 +132,8 @@ def test_the_athkri_console_speaks_spanish_after_the_phone_kept_it_in_italian(
     desk = browser.new_page()
     password = set_up_the_event(desk, live_server, organiser)
     log_in(phone, live_server, "arbitro", password)
-    phone.get_by_role("button", name="Italiano").click()
+    with phone.expect_navigation():  # the page again, in the language chosen
+        phone.get_by_role("button", name="Italiano").click()
     phone.goto(live_server + "/console/1")
     expect(phone.locator("[data-wound-word]")).to_have_text("Estable (stabile)")
     more = phone.locator('.bar-main [data-open="more"]')
@@ -141,7 +143,8 @@ def test_the_athkri_console_speaks_spanish_after_the_phone_kept_it_in_italian(
     phone.locator('[data-dialog="status"] [data-close]').click()
 
     phone.goto(live_server + "/referee/")
-    phone.get_by_role("button", name="Español").click()  # the page's footer
+    with phone.expect_navigation():  # the page's footer; the page again, in Spanish
+        phone.get_by_role("button", name="Español").click()
     phone.goto(live_server + "/console/1")
     expect(phone.locator("[data-wound-word]")).to_have_text("Estable")
     numbers = phone.locator(".big-numbers")

@@ -138,7 +138,8 @@ def answer(page, kind):
 def choose_language(page, base, lang):
     """The way a person does it: the switcher at the foot of the scanner's page."""
     page.goto(f"{base}/scan")
-    page.locator(f'.lang button[value="{lang}"]').click()
+    with page.expect_navigation():  # the page again, in the language chosen
+        page.locator(f'.lang button[value="{lang}"]').click()
     expect(page.locator("html")).to_have_attribute("lang", lang)
 
 
@@ -186,8 +187,12 @@ def test_the_answer_never_covers_the_header_in_every_language_both_rule_systems_
                 expect(box).to_be_hidden(timeout=4500)  # a ✓ goes by itself
                 timed = True
         # The shells kept in this language, then no network: the same from the phone alone.
-        shell = "async () => (await (await caches.match('/console/offline'))?.text()) ?? ''"
-        assert wait_until(lambda: f'lang="{lang}"' in page.evaluate(shell))  # noqa: B023
+        shell = """async (lang) => {
+            const name = (await caches.keys()).find((n) => n.endsWith(`-${lang}`));
+            const kept = name && (await (await caches.open(name)).match('/console/offline'));
+            return kept ? kept.text() : '';
+        }"""
+        assert wait_until(lambda: f'lang="{lang}"' in page.evaluate(shell, lang))  # noqa: B023
         network(page, server, on=False)
         for ruleset, (character_id, _hp) in field[lang].items():
             where = f"{lang} {ruleset} offline"
