@@ -116,6 +116,7 @@ from day_load import (
     get,
     load_phase,
     prime_pages,
+    roster_asked,
     split,
     typical,
 )
@@ -445,7 +446,8 @@ class DayRun:
         for n in range(args.workers * 4):
             get(self.port, f"/events/{built.event_id}/board.json", {"Cookie": self.cookies[0]})
             bearer = {"Authorization": f"Bearer {built.tokens[n % len(built.tokens)]}"}
-            get(self.port, f"/api/v1/roster?event={built.event_id}&since={self.held[0]}", bearer)
+            asked = roster_asked(self.held[0], self.held[2])
+            get(self.port, asked.replace("?", f"?event={built.event_id}&"), bearer)
         print(f"served and warmed in {time.monotonic() - started:.0f} s", flush=True)
         self.anchor = Anchor(
             tmp,
@@ -543,7 +545,7 @@ class DayRun:
         bodies = {ANSWER_OF[k]: typical(v) for k, v in app_phase.bodies.items() if k in ANSWER_OF}
         answers = answers_from(bodies, self.samples)
         port, stored = self.anchor.start(answers, self.args.anchor_compression, "stored-day")
-        held = (json.loads(answers["roster"]["body"])["version"], answers["roster"]["etag"])
+        held = roster_held({"answers": answers})
         print()
         print(f"{ANCHOR}: (machine: {load_text()})")
         anchor_phase = load_phase(
@@ -586,7 +588,7 @@ class DayRun:
         secret_of = dict(zip(built.characters, built.secrets, strict=True))
         characters = list(dict.fromkeys(c for _, c in self.consoles))
 
-        def context(roster_version):
+        def context(roster_version, roster_kits):
             return Context(
                 built.event_id,
                 characters,
@@ -594,6 +596,7 @@ class DayRun:
                 built.tokens,
                 self.cookies[0],
                 roster_version,
+                roster_kits,
                 self.encodings,
             )
 
@@ -608,7 +611,7 @@ class DayRun:
             costs[APP], bodies = kind_costs(
                 self.port,
                 self.proc.pid,
-                context(self.held[0]),
+                context(self.held[0], self.held[2]),
                 args.cost_seconds,
                 not args.sync,
                 changer,
@@ -625,11 +628,11 @@ class DayRun:
             port, stored = self.anchor.start(answers, mode, f"stored-{mode}")
             print()
             print(f"each kind alone: {label} (machine: {load_text()})")
-            version = json.loads(answers["roster"]["body"])["version"]
+            version, _etag, kits = roster_held({"answers": answers})
             costs[mode] = kind_costs(
                 port,
                 stored.pid,
-                context(version),
+                context(version, kits),
                 args.cost_seconds,
                 not args.sync,
                 None,

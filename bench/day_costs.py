@@ -31,7 +31,7 @@ from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
-from day_load import ENTRY_KINDS, STALE, Fresh, KeptAlive, now_z, unpacked
+from day_load import ENTRY_KINDS, STALE, Fresh, KeptAlive, now_z, roster_asked, unpacked
 from entries import cpu_seconds, server_pids
 
 CLIENTS = 4
@@ -77,6 +77,7 @@ class Context:
     tokens: list[str]
     cookie: str  # an organiser's session
     roster_version: str  # a version of the roster held before
+    roster_kits: str  # the digests of its events' kits (lib/roster.js sends them: kits=)
     encodings: str | None  # Accept-Encoding
 
 
@@ -151,7 +152,8 @@ class Client:
             path += f"?since={self.version}" if self.version else ""
             return "GET", path, {**headers, "Cookie": context.cookie}, None
         if answer == "roster":
-            return "GET", f"/api/v1/roster?since={self.version}", {**headers, **bearer}, None
+            asked = roster_asked(self.version, self.context.roster_kits)
+            return "GET", asked, {**headers, **bearer}, None
         turn = next(self.turn)
         item = {"id": str(uuid.uuid4()), "at": now_z(), **ENTRY_KINDS[turn % len(ENTRY_KINDS)]}
         body = json.dumps({"entries": [{**item, "character": character, "sent_at": now_z()}]})

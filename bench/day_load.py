@@ -16,6 +16,7 @@ import gzip
 import json
 import multiprocessing
 import random
+import signal
 import ssl
 import threading
 import time
@@ -214,7 +215,7 @@ class Plan:
     players: list[str]  # secrets
     consoles: list[tuple[str, int]]  # (token, character id)
     boards: list[tuple[str, int, str]]  # (key, event id, the organiser's cookie)
-    roster: tuple[str, str] | None  # (version, etag) held at the start
+    roster: tuple[str, str, str] | None  # (version, etag, kits) held at the start
     entries_per_second: float
     seconds: float
     seed: int
@@ -354,7 +355,7 @@ async def drive(plan: Plan) -> Driven:
     if plan.roster and plan.consoles:
         for token, _character in plan.consoles:
             # As lib/roster.js: what changed since the version held, which each answer moves.
-            held = {"version": plan.roster[0], "etag": plan.roster[1]}
+            held = {"version": plan.roster[0], "etag": plan.roster[1], "kits": plan.roster[2]}
             connection = connect(plan.port)
             key = f"roster:{token}"
 
@@ -363,10 +364,11 @@ async def drive(plan: Plan) -> Driven:
                 tag = tag_to_send(key, held)
                 if tag:
                     headers["If-None-Match"] = tag
-                path = f"/api/v1/roster?since={held['version']}"
+                path = roster_asked(held["version"], held["kits"])
                 answer = await timed("roster", "GET", path, headers, connection=connection, key=key)
                 if answer and answer[0] == 200:
-                    held["version"] = json.loads(answer[2])["version"]
+                    data = json.loads(answer[2])
+                    held["version"], held["kits"] = data["version"], roster_kits(data)
                     held["etag"] = answer[1].get("etag") or ""
 
             tasks.append(every(ROSTER_SECONDS, ask))
@@ -462,6 +464,16 @@ async def prime_pages(port, secrets, consoles, boards, board_since, encodings) -
     return held
 
 
+def roster_kits(data: dict) -> str:
+    """The kits a roster answer names (as lib/roster.js sends them back: ``kits=``)."""
+    return ",".join(event["kit"] for event in data.get("events", []) if event.get("kit"))
+
+
+def roster_asked(since: str, kits: str) -> str:
+    """A phone's roster asked as changes since a version, naming the kits it holds."""
+    return f"/api/v1/roster?since={since}" + (f"&kits={kits}" if kits else "")
+
+
 def run_plan(plan: Plan) -> Driven:
     """In a load process: what ``drive`` brings back."""
     return asyncio.run(drive(plan))
@@ -534,8 +546,20 @@ def load_phase(label, master, plans: list[Plan], seconds: float, database: Datab
     database_before = database.snapshot() if database.url else None
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
-    with multiprocessing.get_context("fork").Pool(len(plans)) as pool:
+    # The load processes die of SIGTERM as ever (day.py's handler, inherited through fork,
+    # would let Pool.terminate kill one holding the task queue's lock: the other would wait
+    # on it for ever), and are let go by close and join, not terminate.
+    pool = multiprocessing.get_context("fork").Pool(
+        len(plans), initializer=signal.signal, initargs=(signal.SIGTERM, signal.SIG_DFL)
+    )
+    try:
         done: list[Driven] = pool.map(run_plan, plans)
+        pool.close()
+    except BaseException:
+        pool.terminate()
+        raise
+    finally:
+        pool.join()
     stop.set()
     sampler.join()
     database_cpu = None if database_before is None else database.since(database_before)

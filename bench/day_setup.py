@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import partial
 
 import sqlalchemy
-from day_load import fetch, get, now_z, unpacked
+from day_load import fetch, get, now_z, roster_kits, unpacked
 from scale import build_event
 from storm import make_referees
 
@@ -112,8 +112,10 @@ def sample_answers(port, event_id, character, secret, token, cookie, board_since
     return {"answers": answers, "sync_answer": json.loads(unpacked(headers_, answer))}
 
 
-def roster_held(samples: dict) -> tuple[str, str]:
-    """The version and ETag of the whole roster the app gave: what each phone holds (a whole
-    roster is a costly read, taken in turns: one is enough)."""
+def roster_held(samples: dict) -> tuple[str, str, str]:
+    """The version and ETag of the whole roster the app gave, and the digests of its events'
+    kits: what each phone holds (a whole roster is a costly read, taken in turns: one is
+    enough)."""
     roster = samples["answers"]["roster"]
-    return json.loads(roster["body"])["version"], roster["etag"] or ""
+    data = json.loads(roster["body"])
+    return data["version"], roster["etag"] or "", roster_kits(data)

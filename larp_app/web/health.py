@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import sys
+import threading
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -95,18 +96,28 @@ def _serving(response):
 
 def serving_beat(app: Flask, engine) -> Callable[[], None] | None:
     """Once every ``SERVING_BEAT`` seconds, the worker says it serves: what to run after an
-    answer is sent (the client never waits on it; the quick answers' too, web/quick.py),
-    counted as beaten only once written (an answer never closed, or a beat the database
-    refused, leaves the next one due); None when no beat is due."""
+    answer is sent (the client never waits on it; the quick answers' too, web/quick.py);
+    None when no beat is due. Of the answers sent while one is due, the first to close
+    carries it, whatever comes of it (the others let it be): a beat the database refused
+    (busy with the day's entries) is tried again half a beat later, never by every answer
+    meanwhile, each a write waiting on the database (a worker's threads would all wait)."""
     beaten = app.extensions.setdefault("larp_serving_beat", [-SERVING_BEAT])
     if time.monotonic() - beaten[0] < SERVING_BEAT:
         return None
 
     def serving():
-        if beat(engine, "serving"):
-            beaten[0] = time.monotonic()
+        now = time.monotonic()
+        with _beating:
+            if now - beaten[0] < SERVING_BEAT:
+                return  # another answer's went first
+            beaten[0] = now
+        if not beat(engine, "serving"):
+            beaten[0] = now - SERVING_BEAT / 2
 
     return serving
+
+
+_beating = threading.Lock()
 
 
 def _start_clock() -> None:
