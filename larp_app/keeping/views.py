@@ -25,6 +25,7 @@ from sqlalchemy import select
 from .. import rules
 from ..extensions import db
 from ..models import Badge, Character, Entry, Event, Mark
+from ..services import clock
 from ..services.events import event_settings
 from . import kept_folds
 from .records import (
@@ -42,8 +43,9 @@ from .versions import uncommitted
 
 VIEWS = "larp_views"  # in the app's extensions: this worker's Views
 BUILD_CHUNK = 500  # characters whose sheets and logs are read at once when a view is built
-# A view asked for a moment before the instant it was last brought to is answered as of that
-# instant; further back, the clock was set back: the view is built again.
+# A view asked for an instant before the one it was last brought to (a thread that waited for
+# the lock) is answered as of that instant; when the wall clock itself is further back than
+# this, the clock was set back: the view is built again.
 CLOCK_SLACK = timedelta(seconds=5)
 
 
@@ -218,9 +220,10 @@ class Views:
         key = settings_key(event)
         view = self.views.get(event.id)
         version = event.version
-        if view is not None and view.at - CLOCK_SLACK <= now < view.at:
+        if view is not None and now < view.at and clock.now_utc() >= view.at - CLOCK_SLACK:
             # Another thread of this worker brought it to a moment later than this request's
-            # "now" while this one waited for the lock: answered as of that moment.
+            # "now" while this one waited for the lock (however long: a busy worker's threads
+            # wait): answered as of that moment. Only a wall clock set back builds it again.
             now = view.at
         if view is None or view.settings != key or now < view.at:
             # (A clock set back: states are kept only forwards in time; build again.)
