@@ -265,6 +265,11 @@ class Known:
             marks = self._read_marks()
         if marks != self.marks:
             with self.lock:
+                if self.marks is not None and _rewound(marks, self.marks):
+                    # Lower than those known: read before another thread's newer ones were
+                    # taken in (a busy worker), or a restore. Read again, in turn: only
+                    # marks still lower now are a database put back.
+                    marks = self._read_marks()
                 if marks != self.marks:
                     self._refresh(marks, versions)
 

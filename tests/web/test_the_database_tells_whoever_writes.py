@@ -258,3 +258,36 @@ def test_a_refusal_changed_by_plain_sql_changes_the_board(
     changed = board.get(url, headers=held)
     assert changed.status_code == 200
     assert "riletto a mano" in [r["message"] for r in changed.json["refused"]]
+
+
+def test_marks_read_before_another_threads_newer_ones_were_taken_in_forget_nothing(
+    app, client, referee, character_id, sql, monkeypatch
+):
+    """A busy worker: one thread reads the marks, another reads newer ones and takes them in
+    first. The older read, taken in after, is no database put back: nothing is forgotten
+    (forgetting a big event's views under load made every thread build them again). Marks
+    still lower when read again are one: everything is forgotten then."""
+    from larp_app.keeping.known import known
+
+    client.post("/api/v1/sync", json={"entries": [item(character_id)]}, headers=referee)
+    with app.app_context():
+        kept = known()
+        kept.current()
+        stale = kept.marks
+        answer = client.post(
+            "/api/v1/sync", json={"entries": [item(character_id)]}, headers=referee
+        )
+        assert answer.json["results"][0]["status"] == "stored"
+        kept.current()  # the newer marks, taken in
+        assert kept.marks != stale
+        forgotten = []
+        kept.also_forget(lambda: forgotten.append("everything"))
+        reads = [stale]  # the first read is the stale one, as a thread that waited had it
+        real = kept._read_marks
+        monkeypatch.setattr(kept, "_read_marks", lambda: reads.pop() if reads else real())
+        kept.current()
+        assert forgotten == []
+        # A database put back: marks lower however often read.
+        monkeypatch.setattr(kept, "_read_marks", lambda: stale)
+        kept.current()
+        assert forgotten == ["everything"]
