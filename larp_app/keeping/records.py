@@ -289,12 +289,21 @@ class Held:
         )
 
 
-# A character's version, sheet and settings now (``Records.caught_up``), and its entries
-# stored after a row with their row ids.
-CHARACTER_NOW = (
-    select(Character.version, cast(Character.larp, String), cast(Event.settings, String))
+# A character's version, sheet and settings now (``Records.caught_up``), with each of its
+# entries stored after a row (its row id and fields; none: one row of nulls), read at once.
+CAUGHT_UP = (
+    select(
+        Character.version,
+        cast(Character.larp, String),
+        cast(Event.settings, String),
+        Entry.id,
+        cast(Entry.fields, String),
+    )
+    .select_from(Character)
     .join(Event, Event.id == Character.event_id)
+    .outerjoin(Entry, and_(Entry.character_id == Character.id, Entry.id > bindparam("after")))
     .where(Character.id == bindparam("character"))
+    .order_by(Entry.id)
 )
 # A character's name, player and faction, its event's rule system and settings (a player's
 # page rendered before Flask).
@@ -308,11 +317,6 @@ PLAYER_FACTS = (
     )
     .join(Event, Event.id == Character.event_id)
     .where(Character.id == bindparam("character"))
-)
-ROWS_AFTER = (
-    select(Entry.id, cast(Entry.fields, String))
-    .where(Entry.character_id == bindparam("character"), Entry.id > bindparam("after"))
-    .order_by(Entry.id)
 )
 # The entries of a character stored after a row (services/entries.py, built once).
 LOG_AFTER = (
@@ -379,13 +383,13 @@ class Records:
     def caught_up(self, rows: Callable, character_id: int, version: int) -> Record | None:
         """The character's record at ``version``, from the one this worker keeps with the
         entries stored since folded on, read with ``rows`` (the quick answers' own reads,
-        before Flask: keeping/known.py ``Known.rows``): no ORM object, two small queries.
+        before Flask: keeping/known.py ``Known.rows``): no ORM object, one small query.
         None when it cannot be had so (no record or parsed sheet kept, another sheet or
         settings since, an entry that is not folded on, the character moved on meanwhile):
         the full path folds then.
 
-        The character's version is read before its entries: the entries found are at least
-        those of that version (never a record newer in name than in content)."""
+        The character's version and its entries are read in one statement, of one moment:
+        the record is never newer in name than in content."""
         held = self.records.get(character_id)
         sheet = self.contexts.get(character_id)
         # The row after which entries were stored since (0: the record folded none).
@@ -399,12 +403,15 @@ class Records:
             or held.sheet_digest != sheet.digest
         ):
             return None
-        found = rows(CHARACTER_NOW, {"character": character_id})
+        found = rows(CAUGHT_UP, {"character": character_id, "after": after})
         if not found or found[0][0] != version or not sheet.holds(found[0][1], found[0][2]):
             return None
         ruleset = sheet.ctx.ruleset.key
-        stored = rows(ROWS_AFTER, {"character": character_id, "after": after})
-        new = [(row_id, rules.entry_from_stored(json.loads(f), ruleset)) for row_id, f in stored]
+        new = [
+            (row_id, rules.entry_from_stored(json.loads(fields), ruleset))
+            for *_character, row_id, fields in found
+            if row_id is not None
+        ]
         record = folded_on(held, sheet, version, new)
         if record is None:
             return None

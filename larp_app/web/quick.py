@@ -9,7 +9,7 @@ change by time alone (keeping/records.py, keeping/views.py). No request context,
 user or ORM object is made, and nothing is folded.
 
 A console's state that did change is answered here too (200): the worker's record of the
-character is brought to its version with the entries stored since (two small queries,
+character is brought to its version with the entries stored since (one small query,
 folded on: ``Records.caught_up``), and the answer is rendered once per tag and encoding
 and served as bytes (web/answers.py), the full path's own.
 
