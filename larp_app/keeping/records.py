@@ -33,7 +33,7 @@ from datetime import datetime
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import String, and_, bindparam, cast, or_, select
+from sqlalchemy import String, and_, bindparam, cast, select, text
 from sqlalchemy import event as sa_event
 from sqlalchemy.orm import Session
 
@@ -172,10 +172,17 @@ def rows_after(last_rows: dict[int, int], ruleset: str) -> dict[int, list]:
     if not last_rows:
         return found
     # Each character's own range of rows (an index on the character holds its rows in
-    # order): never the rows of the others between its last one and theirs.
-    since = or_(*(and_(Entry.character_id == c, Entry.id > r) for c, r in last_rows.items()))
-    query = select(Entry.character_id, Entry.id, Entry.fields).where(since).order_by(Entry.id)
-    for character_id, row_id, fields in db.session.execute(query):
+    # order): never the rows of the others between its last one and theirs. Written as
+    # text: a worker warming up asks it for thousands of characters, and expressions made
+    # one by one cost it half a second per 10,000.
+    ranges, params = [], {}
+    for n, (character_id, row_id) in enumerate(last_rows.items()):
+        ranges.append(f"(character_id = :c{n} AND id > :r{n})")
+        params[f"c{n}"], params[f"r{n}"] = character_id, row_id
+    query = text(
+        f"SELECT character_id, id, fields FROM entry WHERE {' OR '.join(ranges)} ORDER BY id"
+    ).columns(Entry.character_id, Entry.id, Entry.fields)
+    for character_id, row_id, fields in db.session.execute(query, params):
         found.setdefault(character_id, []).append(
             (row_id, rules.entry_from_stored(fields, ruleset))
         )
