@@ -45,6 +45,10 @@ LAN_IP := $(shell hostname -I 2>/dev/null | cut -d' ' -f1 | grep . || echo 127.0
 ADDRESS := $(if $(filter 0.0.0.0 :: [::],$(HOST)),$(LAN_IP),$(HOST))
 HTTPS ?= 1
 TRUST_PORT ?= 8080
+# The push server (`flask push`): it tells phones of their character's changes, so that
+# they need not poll every few seconds. PUSH_PORT=0 serves without it (pages poll alone).
+PUSH_PORT ?= 5001
+PUSH := $(filter-out 0,$(PUSH_PORT))
 TLS_INIT := $(if $(CERT),,$(filter 1,$(HTTPS)))
 CERT ?= $(if $(TLS_INIT),instance/tls/server.pem)
 KEY ?= $(if $(TLS_INIT),instance/tls/server-key.pem)
@@ -52,18 +56,22 @@ SCHEME := $(if $(CERT),https,http)
 TLS := $(if $(CERT),--certfile $(CERT) --keyfile $(KEY))
 run: export LARP_PUBLIC_BASE_URL ?= $(SCHEME)://$(ADDRESS):$(PORT)
 run: export LARP_TRUST_URL ?= $(if $(TLS_INIT),http://$(ADDRESS):$(TRUST_PORT)/)
+run: export LARP_PUSH_URL ?= $(if $(PUSH),$(SCHEME)://$(ADDRESS):$(PUSH))
 run: export HOST := $(HOST)
 
 # Migrate, load the demo once, then serve to phones on the LAN with gunicorn (threaded
 # workers that keep phones' connections alive and warm up before taking requests:
-# larp_app/serving.py) and, with HTTPS, the trust page beside it; both stop together.
+# larp_app/serving.py), the push server beside it and, with HTTPS, the trust page; all stop
+# together.
 run: install translations
 	$(FLASK) db upgrade
 	$(FLASK) demo
 	$(if $(TLS_INIT),$(FLASK) tls init --keep)
 	@echo "Open $(LARP_PUBLIC_BASE_URL)/ on a phone on this network."
 	@$(if $(TLS_INIT),echo "Each phone trusts it once: open $(LARP_TRUST_URL) (a QR code and the steps).")
-	$(if $(TLS_INIT),$(BIN)/gunicorn --workers 1 --bind $(HOST):$(TRUST_PORT) 'larp_app.trust:create_trust_app()' & trust=$$!; trap 'kill $$trust 2>/dev/null' EXIT INT TERM;) \
+	$(if $(PUSH),$(FLASK) push --host $(HOST) --port $(PUSH) $(TLS) & push=$$!;) \
+	$(if $(TLS_INIT),$(BIN)/gunicorn --workers 1 --bind $(HOST):$(TRUST_PORT) 'larp_app.trust:create_trust_app()' & trust=$$!;) \
+	trap 'kill $$push $$trust 2>/dev/null' EXIT INT TERM; \
 	$(BIN)/gunicorn -c python:larp_app.serving --workers $(WORKERS) --bind $(HOST):$(PORT) $(TLS) 'larp_app:create_app()'
 
 lint: install

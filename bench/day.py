@@ -71,6 +71,15 @@ Last, unless ``--cost-seconds 0``: the CPU of each kind of request alone, on eac
 targets. Over brotli the stored-answer server is measured both ways (compressed once, and per
 request).
 
+With ``--push``, a third turn: the same day on the app, its player pages and consoles told
+of their character's changes by ``bench/push_server.py`` (a prototype: one asyncio process
+holding every phone's stream of server-sent events, reading what changed from the database
+four times a second) and asking their answer of the app only then, and every
+``--push-fallback`` seconds (60) as a safety net; rosters, boards and entries as before. The
+server's CPU is then gunicorn's and the push server's; "seen" is each change told and its
+answer held, from the instant the push server read it (which is up to a quarter of a second
+after its commit).
+
 The machine may be shared: its load in the second before each phase is printed, and other
 work makes every latency pessimistic (the CPU per request much less so).
 """
@@ -91,7 +100,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from statistics import quantiles
@@ -124,6 +133,7 @@ from day_setup import build_day, roster_held, sample_answers
 from entries import (
     HOST,
     ROOT,
+    cpu_seconds,
     flask_cli,
     free_port,
     load_text,
@@ -154,7 +164,7 @@ DAYS = {
 TARGETS = {"player": 100, "console": 100, "roster": 100, "entry": 100, "board": 250}  # p99 ms
 # Which stored answer each kind of the day's requests is.
 ANSWER_OF = {"player": "player", "console": "state", "board": "board", "roster": "roster"}
-APP, ANCHOR = "larp_app", "stored answer"
+APP, ANCHOR, PUSHED = "larp_app", "stored answer", "larp_app told of changes (push)"
 
 
 # --- figures --------------------------------------------------------------------------------
@@ -198,6 +208,8 @@ def show(phase: Phase) -> dict:
         )
     print(f"  {'answers (200)':24}{'on the wire':>14}{'unpacked':>12}{'a minute, wire':>17}")
     for kind in KINDS:
+        if kind == "seen":  # not a request: a change told, and its answer held
+            continue
         full = [row for row in by_kind.get(kind, ()) if row[1] in ("200", "201")]
         if not full:
             continue
@@ -222,8 +234,9 @@ def show(phase: Phase) -> dict:
                     f" {kilobytes(plain / characters)} a character unpacked,"
                     f" {kilobytes(wire / characters)} on the wire"
                 )
-    answered = sum(1 for row in phase.rows if good(row[3]))
-    errors = sum(1 for row in phase.rows if not good(row[3]))
+    requests = [row for row in phase.rows if row[0] != "seen"]
+    answered = sum(1 for row in requests if good(row[3]))
+    errors = sum(1 for row in requests if not good(row[3]))
     cores = phase.server_cpu / phase.seconds
     base = (phase.database_cpu or 0.0) / phase.seconds
     per = (phase.server_cpu + (phase.database_cpu or 0.0)) / max(answered, 1) * 1000
@@ -562,6 +575,8 @@ class DayRun:
             f" ({self.results[ANCHOR]['entries stored']:,} answered 200)"
         )
         self.anchor.stop(stored)
+        if self.args.push:
+            self.push_phase()
 
         app, other = self.results[APP], self.results[ANCHOR]
         print()
@@ -578,6 +593,66 @@ class DayRun:
                 verdict = "met" if value <= target else "MISSED"
                 print(f"  {kind:8} {value:8.1f} ms  target <= {target} ms  {verdict}")
         print(f"  errors   {app['errors']}  target 0")
+
+    def push_phase(self) -> None:
+        """The day on the app again, its player pages and consoles told of changes by the
+        prototype push server instead of polling (each still polls every --push-fallback
+        seconds)."""
+        args, built = self.args, self.built
+        store = args.postgres if args.database == "postgresql" else self.uri
+        config = self.tmp / "push.json"
+        config.write_text(
+            json.dumps(
+                {
+                    "port": free_port(),
+                    "secrets": built.secrets,
+                    "characters": built.characters,
+                    "tokens": built.tokens,
+                    "store": store,
+                    "event_id": built.event_id,
+                }
+            )
+        )
+        push = subprocess.Popen(
+            [sys.executable, str(ROOT / "bench" / "push_server.py"), str(config)],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            port = int(push.stdout.readline())
+            # The roster held as of now, as for the app's own turn.
+            samples = sample_answers(
+                self.port,
+                built.event_id,
+                self.consoles[0][1],
+                built.secrets[0],
+                built.tokens[0],
+                self.cookies[0],
+                args.board_since,
+                self.encodings,
+            )
+            plans = [
+                replace(plan, push_port=port, fallback=args.push_fallback)
+                for plan in self.plans(self.port, roster_held(samples), None)
+            ]
+            print()
+            print(f"{PUSHED}: (machine: {load_text()})")
+            before = cpu_seconds([push.pid])
+            phase = load_phase(
+                PUSHED, self.proc.pid, plans, self.seconds, self.database, also=[push.pid]
+            )
+            figures = show(phase)
+            figures["push cores"] = (cpu_seconds([push.pid]) - before) / phase.seconds
+            figures["requests"] = sum(1 for row in phase.rows if row[0] != "seen") / phase.seconds
+            self.results[PUSHED] = figures
+        finally:
+            push.terminate()
+            push.wait(timeout=30)
+        polled = self.results[APP]
+        print(
+            f"  push server: {figures['push cores']:.2f} cores (in the server's);"
+            f" server cores {figures['cores']:.2f} told against {polled['cores']:.2f} polling"
+        )
 
     # --- each kind alone ----------------------------------------------------------------
 
@@ -679,6 +754,7 @@ class DayRun:
             print(f"| {name} p99 | {value:.0f} ms | {theirs:.0f} ms | ≤ {target} ms | {verdict} |")
         verdict = "met" if app["errors"] == 0 else "**missed**"
         print(f"| errors | {app['errors']} | {other['errors']} | 0 | {verdict} |")
+        self.push_summary()
         print(f"| server cores | {app['cores']:.2f} | {other['cores']:.2f} | | |")
         print(
             f"| CPU per request, the day | {app['per request']:.2f} ms |"
@@ -718,6 +794,38 @@ class DayRun:
             f"(the stored answer {mode}; CPU per answer of each kind alone, 4 clients back"
             f" to back{whose})"
         )
+
+    def push_summary(self) -> None:
+        """With --push: the day told of changes beside the day polled, in a table of its own."""
+        told = self.results.get(PUSHED)
+        if told is None:
+            return
+        app, other = self.results[APP], self.results[ANCHOR]
+        print()
+        print(f"| figure | told (push) | polled | {ANCHOR}, polled | target |")
+        print("|---|---:|---:|---:|---|")
+        for name, target in TARGETS.items():
+            if "p99" in told.get(name, {}):
+                mine = told[name]["p99"]
+                polled = app.get(name, {}).get("p99", float("nan"))
+                theirs = other.get(name, {}).get("p99", float("nan"))
+                print(
+                    f"| {name} p99 | {mine:.0f} ms | {polled:.0f} ms | {theirs:.0f} ms |"
+                    f" ≤ {target} ms |"
+                )
+        if "seen" in told:
+            print(
+                f"| a change seen, p50 / p99 (after the push server read it) |"
+                f" {told['seen']['p50']:.0f} / {told['seen']['p99']:.0f} ms |"
+                f" ~{PLAYER_SECONDS / 2:g} s / {PLAYER_SECONDS} s (pages), ~{CONSOLE_SECONDS / 2:g}"
+                f" s / {CONSOLE_SECONDS} s (consoles) | | |"
+            )
+        print(f"| errors | {told['errors']} | {app['errors']} | {other['errors']} | 0 |")
+        print(
+            f"| server cores | {told['cores']:.2f} (push server {told['push cores']:.2f}) |"
+            f" {app['cores']:.2f} | {other['cores']:.2f} | |"
+        )
+        print(f"| requests a second | {told['requests']:.0f} | | | |")
 
 
 def main() -> None:
@@ -786,6 +894,18 @@ def main() -> None:
         dest="board_since",
         action="store_false",
         help="the board polls whole, not as changes (?since=)",
+    )
+    parser.add_argument(
+        "--push",
+        action="store_true",
+        help="a third turn: player pages and consoles told of changes by a prototype push"
+        " server (bench/push_server.py) instead of polling",
+    )
+    parser.add_argument(
+        "--push-fallback",
+        type=float,
+        default=60,
+        help="with --push: seconds between two polls of a page told of changes (60)",
     )
     args = parser.parse_args()
     day = DAYS[args.day]

@@ -33,7 +33,7 @@ from entries import HOST, cpu_seconds, machine_busy_seconds, server_pids
 # lib/netbar.js (ROSTER_EVERY_MS = 60_000); time-outs as lib/api.js: max(4 s, 2 × interval).
 PLAYER_SECONDS, CONSOLE_SECONDS, BOARD_SECONDS, ROSTER_SECONDS = 5, 2, 3, 60
 TIMEOUT_SECONDS = {"player": 10, "console": 4, "board": 6, "roster": 20, "entry": 10}
-KINDS = ("player", "console", "board", "roster", "entry")
+KINDS = ("player", "console", "board", "roster", "entry", "seen")
 # What Chrome on Android asks (the app answers brotli to it, as to "br, gzip").
 PHONE_ENCODINGS = "gzip, deflate, br, zstd"
 STALE = 'W/"held-before-a-change"'  # a tag no server gave: the answer has changed
@@ -153,6 +153,27 @@ class KeptAlive:
             await self.reader.readexactly(2)
 
 
+class Stream:
+    """A phone's stream of changes from the push server (day.py --push), opened before the
+    timing as a page open since the morning holds one."""
+
+    def __init__(self, port: int, path: str, headers: dict):
+        self.port, self.path, self.headers = port, path, headers
+        self.reader = self.writer = None
+
+    async def open(self) -> None:
+        self.reader, self.writer = await asyncio.open_connection(HOST, self.port)
+        self.writer.write(_request_bytes(self.port, "GET", self.path, self.headers, None, False))
+        status, _headers = _read_head((await self.reader.readuntil(b"\r\n\r\n"))[:-4])
+        if status != 200:
+            raise ConnectionError(f"{self.path}: {status}")
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+        self.reader = self.writer = None
+
+
 class Fresh:
     """One connection per request (``--sync``: sync workers close each)."""
 
@@ -225,6 +246,10 @@ class Plan:
     # What each client was answered in turn on another server (its key -> outcomes): asked
     # again here, a change where it had one (a tag this server never gave), else the tag held.
     replay: dict[str, list[str]] | None = None
+    # Told of changes instead of polling (day.py --push): the push server's port; player
+    # pages and consoles then poll only every ``fallback`` seconds, as a safety net.
+    push_port: int | None = None
+    fallback: float = 60.0
 
 
 @dataclass
@@ -315,8 +340,13 @@ async def drive(plan: Plan) -> Driven:
     def poller(kind, key, path_of, headers):
         held = dict(plan.held.get(key) or {"etag": None})
         connection = connect(plan.port)
+        one_at_a_time = asyncio.Lock()  # told of a change while a fallback poll is out
 
         async def ask():
+            async with one_at_a_time:
+                await asked_once()
+
+        async def asked_once():
             sent = dict(headers)
             tag = tag_to_send(key, held)
             if tag:
@@ -329,21 +359,44 @@ async def drive(plan: Plan) -> Driven:
 
         return ask
 
+    def followed(seconds, ask, stream_path, stream_headers):
+        """Polled every ``seconds``; or, told of changes (--push), asked at once on each and
+        polled every ``plan.fallback`` seconds besides: a row "seen" each time, from the
+        instant the push server read the change to the answer held."""
+        if plan.push_port is None:
+            return every(seconds, ask)
+        stream = Stream(plan.push_port, stream_path, stream_headers)
+        opened.append(stream)
+
+        async def told():
+            while True:
+                left = deadline - time.monotonic()
+                if left <= 0 or stream.reader is None:
+                    return
+                try:
+                    line = await asyncio.wait_for(stream.reader.readline(), left)
+                except (TimeoutError, ConnectionError):
+                    return
+                if not line:
+                    return  # closed: the fallback poll goes on
+                if line.startswith(b"data: "):
+                    read_at = float(line.split()[2])
+                    await ask()
+                    took = time.time() - read_at
+                    rows.append(("seen", time.monotonic() - started, took, "200", 0, 0, 0))
+
+        return asyncio.gather(told(), every(plan.fallback, ask))
+
     tasks = []
     for secret in plan.players:
         path = f"/p/{secret}/live.json"
-        tasks.append(
-            every(PLAYER_SECONDS, poller("player", f"player:{secret}", lambda held, p=path: p, {}))
-        )
+        ask = poller("player", f"player:{secret}", lambda held, p=path: p, {})
+        tasks.append(followed(PLAYER_SECONDS, ask, f"/push/player/{secret}", {}))
     for token, character in plan.consoles:
         path = f"/api/v1/characters/{character}/state"
-        ask = poller(
-            "console",
-            f"console:{token}",
-            lambda held, p=path: p,
-            {"Authorization": f"Bearer {token}"},
-        )
-        tasks.append(every(CONSOLE_SECONDS, ask))
+        bearer = {"Authorization": f"Bearer {token}"}
+        ask = poller("console", f"console:{token}", lambda held, p=path: p, bearer)
+        tasks.append(followed(CONSOLE_SECONDS, ask, f"/push/console/{character}", bearer))
     for key, event_id, cookie in plan.boards:
 
         def board_path(held, event_id=event_id):
@@ -529,11 +582,13 @@ class Phase:
     lag: float  # the load processes' worst p99 of how late their event loop woke (s)
 
 
-def load_phase(label, master, plans: list[Plan], seconds: float, database: DatabaseCpu) -> Phase:
-    """The plans driven at once; the server's and the machine's CPU over the timed span
-    (read every 0.1 s: the connections' opening before it is left out); the database's
-    from just before to just after."""
-    pids = server_pids(master)
+def load_phase(
+    label, master, plans: list[Plan], seconds: float, database: DatabaseCpu, also=()
+) -> Phase:
+    """The plans driven at once; the server's (its gunicorn, and the processes ``also``)
+    and the machine's CPU over the timed span (read every 0.1 s: the connections' opening
+    before it is left out); the database's from just before to just after."""
+    pids = server_pids(master) + list(also)
     samples: list[tuple[float, float, float | None]] = []
     stop = threading.Event()
 

@@ -86,6 +86,7 @@ def register(app: Flask) -> None:
     for group in groups:
         app.cli.add_command(group)
     app.cli.add_command(demo_command)
+    app.cli.add_command(push_command)
 
 
 def _fail(problems: list[rules.Problem], prefix: str = "") -> None:
@@ -542,6 +543,22 @@ def tokens_revoke_command(
     db.session.commit()
     for token in working:
         click.echo(f"token {token.id} ({token.label}) revoked")
+
+
+@click.command("push")
+@click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
+@click.option("--port", type=int, default=5001, show_default=True, help="The port to listen on.")
+@click.option("--certfile", type=click.Path(dir_okay=False, exists=True), help="HTTPS: PEM.")
+@click.option("--keyfile", type=click.Path(dir_okay=False, exists=True), help="Its key.")
+@with_appcontext
+def push_command(host: str, port: int, certfile: str | None, keyfile: str | None) -> None:
+    """Tell phones of their character's changes (server-sent events), beside the workers.
+
+    The app's pages find it at PUSH_URL (``make run`` sets it); without it they poll."""
+    from .push.server import run
+
+    click.echo(f"push: streams served on {host}:{port}")
+    run(current_app._get_current_object(), host, port, certfile, keyfile)
 
 
 @click.command("demo")

@@ -32,6 +32,10 @@ TRUST_URL = None
 # believed for exactly that many hops. 0: served directly, such headers are ignored.
 TRUSTED_PROXIES = 0
 
+# The push server (`flask push`) that tells phones of their character's changes, e.g.
+# https://192.168.1.10:5001 (`make run` starts one and sets it). None: pages poll alone.
+PUSH_URL = None
+
 # Where background badge prints are written; None: instance/prints.
 PRINT_FOLDER = None
 

@@ -412,22 +412,7 @@ class QuickAnswers:
             self._cookies.keep(environ["HTTP_COOKIE"], read)
 
     def _read_cookie(self, header: str):
-        app = self.app
-        value = parse_cookie(header).get(app.config["SESSION_COOKIE_NAME"])
-        if value is None:
-            return {}, 0.0
-        serializer = app.session_interface.get_signing_serializer(app)
-        if serializer is None:
-            return False
-        try:
-            data, signed = serializer.loads(
-                value,
-                max_age=int(app.permanent_session_lifetime.total_seconds()),
-                return_timestamp=True,
-            )
-        except Exception:  # badly signed or expired: the full path clears it
-            return False
-        return (data if isinstance(data, dict) else {}), signed.timestamp()
+        return read_session_cookie(self.app, header)
 
     def _locale(self, environ, session: dict, caller=None) -> str | None:
         """web/i18n.py ``select_locale``: the switcher's choice, else the logged-in user's
@@ -460,7 +445,11 @@ class QuickAnswers:
 
     def _answer(self, environ, start_response, started, etag, headers, body=None):
         secure = environ.get("wsgi.url_scheme") == "https"
-        headers = [("ETag", f'W/"{etag}"'), *headers, *security_headers(secure)]
+        headers = [
+            ("ETag", f'W/"{etag}"'),
+            *headers,
+            *security_headers(secure, self.app.config.get("PUSH_URL")),
+        ]
         status = 304 if body is None else 200
         start_response("304 NOT MODIFIED" if body is None else "200 OK", headers)
         if request_log.isEnabledFor(logging.INFO):
@@ -479,6 +468,26 @@ class QuickAnswers:
         answer = [] if body is None else [body]
         due = serving_beat(self.app, self.known.engine)  # the worker says it serves
         return answer if due is None else ClosingIterator(answer, due)
+
+
+def read_session_cookie(app: Flask, header: str):
+    """The session cookie of a ``Cookie`` header, its signature checked: (its data, when it
+    was signed), ({}, 0.0) without one; False when badly signed or expired."""
+    value = parse_cookie(header).get(app.config["SESSION_COOKIE_NAME"])
+    if value is None:
+        return {}, 0.0
+    serializer = app.session_interface.get_signing_serializer(app)
+    if serializer is None:
+        return False
+    try:
+        data, signed = serializer.loads(
+            value,
+            max_age=int(app.permanent_session_lifetime.total_seconds()),
+            return_timestamp=True,
+        )
+    except Exception:  # badly signed or expired: the full path clears it
+        return False
+    return (data if isinstance(data, dict) else {}), signed.timestamp()
 
 
 def _content(mimetype: str, body: bytes, encoding: str | None) -> list[tuple[str, str]]:

@@ -2,30 +2,46 @@
 
 from __future__ import annotations
 
+import functools
 import mimetypes
 import secrets
 import time
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import urlsplit
 
-from flask import Flask, Response, g, request
+from flask import Flask, Response, current_app, g, request
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
 from itsdangerous import BadSignature
 
-CSP = "; ".join(
-    [
-        "default-src 'self'",
-        "script-src 'self' 'wasm-unsafe-eval'",
-        "style-src 'self'",
-        "img-src 'self' data: blob:",
-        "media-src 'self' blob:",
-        "connect-src 'self'",
-        "object-src 'none'",
-        "base-uri 'self'",
-        "form-action 'self'",
-        "frame-ancestors 'none'",
-    ]
-)
+
+@functools.cache
+def content_security_policy(push_url: str | None = None) -> str:
+    """The pages' policy: everything from the app itself; and, with a push server
+    (``PUSH_URL``), its streams."""
+    connect = "connect-src 'self'" + (f" {push_origin(push_url)}" if push_url else "")
+    return "; ".join(
+        [
+            "default-src 'self'",
+            "script-src 'self' 'wasm-unsafe-eval'",
+            "style-src 'self'",
+            "img-src 'self' data: blob:",
+            "media-src 'self' blob:",
+            connect,
+            "object-src 'none'",
+            "base-uri 'self'",
+            "form-action 'self'",
+            "frame-ancestors 'none'",
+        ]
+    )
+
+
+def push_origin(push_url: str) -> str:
+    """The push server's origin, from ``PUSH_URL`` (e.g. https://192.168.1.10:5001)."""
+    parts = urlsplit(push_url)
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.path.strip("/"):
+        raise ValueError(f"PUSH_URL: an http(s) address with no path, not {push_url!r}")
+    return f"{parts.scheme}://{parts.netloc}"
 
 
 # Service workers and wasm decoders refuse other types than these.
@@ -90,6 +106,8 @@ def configure(app: Flask) -> None:
         app.config["SECRET_KEY"] = instance_secret(Path(app.instance_path))
     app.session_interface = SessionInterface()
     app.after_request(_headers)
+    if app.config.get("PUSH_URL"):
+        push_origin(app.config["PUSH_URL"])  # refused at start, in words, if it is no address
 
 
 def instance_secret(instance: Path) -> str:
@@ -107,11 +125,11 @@ def instance_secret(instance: Path) -> str:
 HSTS = "max-age=31536000"
 
 
-def security_headers(secure: bool) -> list[tuple[str, str]]:
+def security_headers(secure: bool, push_url: str | None = None) -> list[tuple[str, str]]:
     """The headers every answer carries, the quick answers before Flask (web/quick.py) too;
-    ``secure``: the request came over HTTPS."""
+    ``secure``: the request came over HTTPS; ``push_url``: the app's push server, if any."""
     headers = [
-        ("Content-Security-Policy", CSP),
+        ("Content-Security-Policy", content_security_policy(push_url)),
         ("X-Content-Type-Options", "nosniff"),
         ("Referrer-Policy", "same-origin"),
     ]
@@ -121,7 +139,7 @@ def security_headers(secure: bool) -> list[tuple[str, str]]:
 
 
 def _headers(response: Response) -> Response:
-    for name, value in security_headers(request.is_secure):
+    for name, value in security_headers(request.is_secure, current_app.config.get("PUSH_URL")):
         response.headers.setdefault(name, value)
     if _private(response):
         response.headers.setdefault("Cache-Control", "no-store")

@@ -2,6 +2,7 @@
 // a cellar, or opened from the service worker's copy) it shows the last state this phone
 // saw, says at once as of when, and its countdowns keep running from their timestamps.
 import { followLive } from "./lib/live.js";
+import { streamFor } from "./lib/push.js";
 
 const live = document.querySelector("[data-live-url]");
 const age = document.querySelector("[data-age]");
@@ -38,6 +39,7 @@ if (live) {
   };
   let answers = 0;
   followLive(live, 5, {
+    stream: streamFor(location.pathname), // /push/p/<the player link>
     changed: (data) => {
       localStorage.setItem(KEY, JSON.stringify({ html: data.html, at: Date.now() }));
       // A change after the first answer (the state the page came with): every language's

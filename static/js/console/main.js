@@ -8,6 +8,7 @@ import { forget, outbox, queue, takeBack } from "../lib/outbox.js";
 import * as roster from "../lib/roster.js";
 import { newest } from "../lib/fresh.js";
 import { plural } from "../lib/plural.js";
+import { streamFor } from "../lib/push.js";
 import { listen, put } from "../lib/store.js";
 import { dismissVoided, keepVoided, voided, voidedWords } from "../lib/voided.js";
 import { foresee, loadFold, refusalWords } from "./foresee.js";
@@ -508,6 +509,7 @@ refresh = poll(
   2,
   () => netbar.reached(true),
   () => netbar.reached(false),
+  streamFor(`/characters/${id}`),
 );
 await render();
 root.dataset.ready = "true"; // the buttons work from now on

@@ -1,3 +1,5 @@
+import { tellMe } from "./push.js";
+
 // The JSON API, as the logged-in browser calls it: session cookie plus the page's CSRF token.
 
 const csrf = () => document.querySelector('meta[name="csrf-token"]')?.content ?? "";
@@ -42,10 +44,35 @@ export async function postJSON(url, data) {
 // no answer within the timeout, or a server error). Returns a function that polls at once
 // (after an action, or when the phone wakes up); its `forget()` drops the ETag, so that the
 // next answer is a full one (when the page shows a state the poll did not give it).
-export function poll(url, onChange, seconds = 2, onReached = () => {}, onFailed = () => {}) {
+// `stream`: the push server's stream of this answer's changes (lib/push.js `streamFor`), if
+// any: while it is open, the answer is asked at once on each change and polled only every
+// FALLBACK_SECONDS besides; whenever it is not, every `seconds` as ever.
+const FALLBACK_SECONDS = 60;
+
+export function poll(
+  url,
+  onChange,
+  seconds = 2,
+  onReached = () => {},
+  onFailed = () => {},
+  stream = null,
+) {
   let etag = null;
   let timer = null;
+  let asking = false;
+  let again = false;
+  const told = stream ? tellMe(stream, () => tick(), () => next()) : null;
+  // Told of changes: asked every FALLBACK_SECONDS besides, a net under the stream.
+  const next = () => {
+    clearTimeout(timer);
+    timer = setTimeout(tick, (told?.open() ? FALLBACK_SECONDS : seconds) * 1000);
+  };
   const tick = async () => {
+    if (asking) {
+      again = true; // told of a change while asking: once more after
+      return;
+    }
+    asking = true;
     clearTimeout(timer);
     try {
       const headers = etag ? { "If-None-Match": etag } : {};
@@ -61,7 +88,12 @@ export function poll(url, onChange, seconds = 2, onReached = () => {}, onFailed 
     } catch {
       onFailed(); // offline, or no answer: try again at the next tick
     }
-    timer = setTimeout(tick, seconds * 1000);
+    asking = false;
+    if (again) {
+      again = false;
+      return tick();
+    }
+    next();
   };
   tick.forget = () => {
     etag = null;

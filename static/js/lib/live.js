@@ -19,7 +19,8 @@ export function localTimes(root) {
 // `hooks.changed(data)` hears each new answer, `hooks.reached()` each time the server answered,
 // `hooks.failed()` each time it did not (offline, no answer, a server error). `hooks.url()`:
 // the address to ask each time (else the live part's own); `hooks.apply(data, refresh)`: puts
-// an answer in the page (else its `html` replaces the live part whole).
+// an answer in the page (else its `html` replaces the live part whole); `hooks.stream`: the
+// push server's stream of its changes (lib/api.js `poll`).
 export function followLive(live, seconds, hooks = {}) {
   const tick = tickCountdowns(live);
   localTimes(live);
@@ -35,6 +36,7 @@ export function followLive(live, seconds, hooks = {}) {
     Number(live.dataset.seconds) || seconds,
     () => hooks.reached?.(),
     () => hooks.failed?.(),
+    hooks.stream,
   );
   const asked = new Set();
   setInterval(() => {
