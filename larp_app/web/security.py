@@ -108,6 +108,13 @@ def configure(app: Flask) -> None:
     app.after_request(_headers)
     if app.config.get("PUSH_URL"):
         push_origin(app.config["PUSH_URL"])  # refused at start, in words, if it is no address
+    app.jinja_env.globals["push_address"] = push_address
+
+
+def push_address() -> str | None:
+    """Where pages find the push server (their ``data-push``); None: they poll alone."""
+    push_url = current_app.config.get("PUSH_URL")
+    return push_origin(push_url) if push_url else None
 
 
 def instance_secret(instance: Path) -> str:

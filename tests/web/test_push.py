@@ -50,6 +50,8 @@ class Running:
         assert started.wait(30)
 
     def stop(self) -> None:
+        if self.loop.is_closed():
+            return
         asyncio.run_coroutine_threadsafe(self.server.stop(), self.loop).result(30)
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(30)

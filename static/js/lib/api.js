@@ -59,14 +59,21 @@ export function poll(
 ) {
   let etag = null;
   let timer = null;
+  let due = 0;
   let asking = false;
   let again = false;
-  const told = stream ? tellMe(stream, () => tick(), () => next()) : null;
-  // Told of changes: asked every FALLBACK_SECONDS besides, a net under the stream.
-  const next = () => {
+  const schedule = (ms) => {
     clearTimeout(timer);
-    timer = setTimeout(tick, (told?.open() ? FALLBACK_SECONDS : seconds) * 1000);
+    due = Date.now() + ms;
+    timer = setTimeout(tick, ms);
   };
+  // Told of changes: asked every FALLBACK_SECONDS besides, a net under the stream.
+  const next = () => schedule((told?.open() ? FALLBACK_SECONDS : seconds) * 1000);
+  // The stream lost: asked again within `seconds`, not at the net's next turn.
+  const sooner = () => {
+    if (!asking && due - Date.now() > seconds * 1000) schedule(seconds * 1000);
+  };
+  const told = stream ? tellMe(stream, () => tick(), sooner) : null;
   const tick = async () => {
     if (asking) {
       again = true; // told of a change while asking: once more after
