@@ -72,13 +72,14 @@ targets. Over brotli the stored-answer server is measured both ways (compressed 
 request).
 
 With ``--push``, a third turn: the same day on the app, its player pages and consoles told
-of their character's changes by ``bench/push_server.py`` (a prototype: one asyncio process
-holding every phone's stream of server-sent events, reading what changed from the database
-four times a second) and asking their answer of the app only then, and every
-``--push-fallback`` seconds (60) as a safety net; rosters, boards and entries as before. The
-server's CPU is then gunicorn's and the push server's; "seen" is each change told and its
-answer held, from the instant the push server read it (which is up to a quarter of a second
-after its commit).
+of their character's changes by the app's push server (``flask push``, as ``make run``
+serves it beside gunicorn: one asyncio process holding every phone's stream of server-sent
+events, reading what changed from the database four times a second) and asking their answer
+of the app only then, and every ``--push-fallback`` seconds (60, as static/js/lib/api.js) as
+a net under the stream; rosters, boards and entries as before. The server's CPU is then
+gunicorn's and the push server's; "seen" is, for a console whose character an entry of its
+load process changed, the time from that entry's answer to the console holding the new
+state, told.
 
 The machine may be shared: its load in the second before each phase is printed, and other
 work makes every latency pessimistic (the CPU per request much less so).
@@ -328,6 +329,20 @@ def answers_from(bodies: dict[str, bytes | None], samples: dict) -> dict:
 
 
 # --- the run --------------------------------------------------------------------------------
+
+
+def wait_listening(port: int, proc, log: Path, seconds: float = 60) -> None:
+    """Once something listens on ``port`` (``proc`` still running), or fail saying its log."""
+    import socket
+
+    ends = time.monotonic() + seconds
+    while time.monotonic() < ends and proc.poll() is None:
+        try:
+            socket.create_connection((HOST, port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"the push server did not listen on {port}: {log.read_text()[-2000:]}")
 
 
 def code_version() -> str:
@@ -599,27 +614,18 @@ class DayRun:
         prototype push server instead of polling (each still polls every --push-fallback
         seconds)."""
         args, built = self.args, self.built
-        store = args.postgres if args.database == "postgresql" else self.uri
-        config = self.tmp / "push.json"
-        config.write_text(
-            json.dumps(
-                {
-                    "port": free_port(),
-                    "secrets": built.secrets,
-                    "characters": built.characters,
-                    "tokens": built.tokens,
-                    "store": store,
-                    "event_id": built.event_id,
-                }
+        port, log = free_port(), self.tmp / "push.log"
+        flask = str(Path(sys.executable).parent / "flask")
+        with open(log, "wb") as written:
+            push = subprocess.Popen(
+                [flask, "--app", "larp_app", "push", "--host", HOST, "--port", str(port)],
+                cwd=ROOT,
+                env=self.env,
+                stdout=written,
+                stderr=subprocess.STDOUT,
             )
-        )
-        push = subprocess.Popen(
-            [sys.executable, str(ROOT / "bench" / "push_server.py"), str(config)],
-            stdout=subprocess.PIPE,
-            text=True,
-        )
         try:
-            port = int(push.stdout.readline())
+            wait_listening(port, push, log)
             # The roster held as of now, as for the app's own turn.
             samples = sample_answers(
                 self.port,
@@ -754,7 +760,6 @@ class DayRun:
             print(f"| {name} p99 | {value:.0f} ms | {theirs:.0f} ms | ≤ {target} ms | {verdict} |")
         verdict = "met" if app["errors"] == 0 else "**missed**"
         print(f"| errors | {app['errors']} | {other['errors']} | 0 | {verdict} |")
-        self.push_summary()
         print(f"| server cores | {app['cores']:.2f} | {other['cores']:.2f} | | |")
         print(
             f"| CPU per request, the day | {app['per request']:.2f} ms |"
@@ -775,6 +780,7 @@ class DayRun:
                     f" {theirs / 1e6:.2f} MB/min | | |"
                 )
         if not costs:
+            self.push_summary()
             return
         for cost in COST_KINDS:
             mine, theirs = costs["app"][cost.name][0], costs["anchor"][cost.name][0]
@@ -794,6 +800,7 @@ class DayRun:
             f"(the stored answer {mode}; CPU per answer of each kind alone, 4 clients back"
             f" to back{whose})"
         )
+        self.push_summary()
 
     def push_summary(self) -> None:
         """With --push: the day told of changes beside the day polled, in a table of its own."""
@@ -815,10 +822,9 @@ class DayRun:
                 )
         if "seen" in told:
             print(
-                f"| a change seen, p50 / p99 (after the push server read it) |"
+                f"| an entry sent → its console holding it, p50 / p99 |"
                 f" {told['seen']['p50']:.0f} / {told['seen']['p99']:.0f} ms |"
-                f" ~{PLAYER_SECONDS / 2:g} s / {PLAYER_SECONDS} s (pages), ~{CONSOLE_SECONDS / 2:g}"
-                f" s / {CONSOLE_SECONDS} s (consoles) | | |"
+                f" entry + ~{CONSOLE_SECONDS / 2:g} s / entry + {CONSOLE_SECONDS} s | | |"
             )
         print(f"| errors | {told['errors']} | {app['errors']} | {other['errors']} | 0 |")
         print(
@@ -898,8 +904,8 @@ def main() -> None:
     parser.add_argument(
         "--push",
         action="store_true",
-        help="a third turn: player pages and consoles told of changes by a prototype push"
-        " server (bench/push_server.py) instead of polling",
+        help="a third turn: player pages and consoles told of changes by the push server"
+        " (flask push) instead of polling",
     )
     parser.add_argument(
         "--push-fallback",

@@ -278,6 +278,7 @@ async def drive(plan: Plan) -> Driven:
     rng = random.Random(plan.seed)
     keeping = random.Random(plan.seed + 1)  # which answers are kept: the day's rng untouched
     opened: list = []
+    unseen: dict[int, float] = {}  # character -> when its first entry not yet seen was sent
     asked = {"Accept-Encoding": plan.encodings} if plan.encodings else {}
 
     def connect(port):
@@ -359,10 +360,11 @@ async def drive(plan: Plan) -> Driven:
 
         return ask
 
-    def followed(seconds, ask, stream_path, stream_headers):
+    def followed(seconds, ask, stream_path, stream_headers, character=None):
         """Polled every ``seconds``; or, told of changes (--push), asked at once on each and
-        polled every ``plan.fallback`` seconds besides: a row "seen" each time, from the
-        instant the push server read the change to the answer held."""
+        polled every ``plan.fallback`` seconds besides: for a console, a row "seen" each time
+        it holds the answer after an entry of this process on its character was sent, from
+        the sending on (a referee's tap to another referee's phone showing it)."""
         if plan.push_port is None:
             return every(seconds, ask)
         stream = Stream(plan.push_port, stream_path, stream_headers)
@@ -380,23 +382,29 @@ async def drive(plan: Plan) -> Driven:
                 if not line:
                     return  # closed: the fallback poll goes on
                 if line.startswith(b"data: "):
-                    read_at = float(line.split()[2])
                     await ask()
-                    took = time.time() - read_at
-                    rows.append(("seen", time.monotonic() - started, took, "200", 0, 0, 0))
+                    sent = unseen.pop(character, None)
+                    if sent is not None:
+                        took = time.monotonic() - sent
+                        rows.append(("seen", sent - started, took, "200", 0, 0, 0))
 
-        return asyncio.gather(told(), every(plan.fallback, ask))
+        async def both():  # (started with the others, once every connection is open)
+            await asyncio.gather(told(), every(plan.fallback, ask))
+
+        return both()
 
     tasks = []
     for secret in plan.players:
         path = f"/p/{secret}/live.json"
         ask = poller("player", f"player:{secret}", lambda held, p=path: p, {})
-        tasks.append(followed(PLAYER_SECONDS, ask, f"/push/player/{secret}", {}))
+        tasks.append(followed(PLAYER_SECONDS, ask, f"/push/p/{secret}", {}))
     for token, character in plan.consoles:
         path = f"/api/v1/characters/{character}/state"
         bearer = {"Authorization": f"Bearer {token}"}
         ask = poller("console", f"console:{token}", lambda held, p=path: p, bearer)
-        tasks.append(followed(CONSOLE_SECONDS, ask, f"/push/console/{character}", bearer))
+        tasks.append(
+            followed(CONSOLE_SECONDS, ask, f"/push/characters/{character}", bearer, character)
+        )
     for key, event_id, cookie in plan.boards:
 
         def board_path(held, event_id=event_id):
@@ -442,7 +450,9 @@ async def drive(plan: Plan) -> Driven:
             headers = {"Authorization": f"Bearer {token}"}
             connection = idle[token].pop() if idle[token] else connect(plan.port)
 
-            async def send(token=token, headers=headers, body=body, connection=connection):
+            async def send(token=token, headers=headers, body=body, connection=connection,
+                           character=character):  # fmt: skip
+                unseen.setdefault(character, time.monotonic())
                 await timed("entry", "POST", "/api/v1/sync", headers, body.encode(), connection)
                 idle[token].append(connection)
 
