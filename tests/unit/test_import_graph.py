@@ -152,6 +152,17 @@ def test_each_room_imports_only_the_rooms_below_it():
     assert room_crossings(graph) == []
 
 
+def test_the_push_server_is_a_door_only_the_commands_open():
+    graph = import_graph()
+    reaching = {
+        name
+        for name, imports in graph.items()
+        if not name.startswith("larp_app.push")
+        and any(o.startswith("larp_app.push") for o in imports)
+    }
+    assert reaching == {"larp_app.cli"}
+
+
 def test_the_room_check_sees_a_crossing():
     graph = {"larp_app.keeping.records": {"larp_app.web.quick"}, "larp_app.web.quick": set()}
     assert room_crossings(graph) == ["larp_app.keeping.records imports larp_app.web.quick"]

@@ -34,6 +34,7 @@ from larp_app.services.users import create_user
 
 from ..conftest import DEMO_PASSWORDS
 from .helpers import TOKEN
+from .test_push import Running
 
 pytestmark = pytest.mark.skipif(
     not shutil.which("caddy"), reason="Caddy is not installed (.ci/run installs Debian's caddy)"
@@ -66,6 +67,7 @@ def proxied(database_url, tmp_path):
         db.session.commit()
     server = make_server("127.0.0.1", 0, app, threaded=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
+    push = Running(app.config)  # the push server, as deploy/larp_app_push.service runs it
     port = free_port()
     data = tmp_path / "caddy"
     # The README's deploy/Caddyfile, its option lines filled for a test on 127.0.0.1.
@@ -82,6 +84,7 @@ def proxied(database_url, tmp_path):
         "LARP_SITE": f"https://localhost:{port}",
         "LARP_SITE_OPTIONS": "bind 127.0.0.1\ntls internal",
         "LARP_PORT": str(server.server_port),
+        "LARP_PUSH_PORT": str(push.port),
     }
     log = (tmp_path / "caddy.log").open("wb")
     caddy = subprocess.Popen(
@@ -106,6 +109,7 @@ def proxied(database_url, tmp_path):
         caddy.terminate()
         caddy.wait(timeout=10)
         log.close()
+        push.stop()
         server.shutdown()
         with app.app_context():
             db.session.remove()
@@ -187,6 +191,36 @@ def test_behind_caddy_a_referee_logs_in_and_logs_an_entry_and_badges_carry_the_p
     status, body = api(proxied, "POST", "/api/v1/characters/5/badge", proxied["organiser"], {})
     assert body["scan_url"].startswith(f"{base}/b/")
     assert body["status_url"].startswith(f"{base}/p/")
+
+
+def test_behind_caddy_a_players_page_is_told_of_a_change_through_the_site_itself(proxied):
+    with proxied["app"].app_context():
+        from larp_app.models import Character
+
+        secret = db.session.get(Character, 1).player_secret
+    with (
+        socket.create_connection(("127.0.0.1", int(proxied["base"].rsplit(":", 1)[1]))) as raw,
+        proxied["context"].wrap_socket(raw, server_hostname="localhost") as stream,
+    ):
+        stream.settimeout(10)
+        stream.sendall(
+            f"GET /push/p/{secret} HTTP/1.1\r\nHost: localhost\r\n"
+            "Accept: text/event-stream\r\n\r\n".encode()
+        )
+        head = b""
+        while b"\r\n\r\n" not in head:
+            head += stream.recv(4096)
+        assert head.startswith(b"HTTP/1.1 200"), head
+        assert b"text/event-stream" in head
+        entry = {"id": str(uuid.uuid4()), "kind": "note", "at": format_instant(now_utc()),
+                 "text": "x"}  # fmt: skip
+        status, _ = api(proxied, "POST", "/api/v1/characters/1/entries", proxied["referee"], entry)
+        assert status == 201
+        told = head.partition(b"\r\n\r\n")[2]
+        while b"data: changed" not in told:  # flushed at once, not held back by the proxy
+            got = stream.recv(4096)
+            assert got, "the stream was closed"
+            told += got
 
 
 def test_behind_caddy_failed_logins_count_the_clients_own_address(proxied):
