@@ -452,8 +452,13 @@ async def drive(plan: Plan) -> Driven:
 
             async def send(token=token, headers=headers, body=body, connection=connection,
                            character=character):  # fmt: skip
-                unseen.setdefault(character, time.monotonic())
-                await timed("entry", "POST", "/api/v1/sync", headers, body.encode(), connection)
+                sent = unseen.setdefault(character, time.monotonic())
+                answer = await timed(
+                    "entry", "POST", "/api/v1/sync", headers, body.encode(), connection
+                )
+                stored = answer and answer[0] == 200 and b'"stored"' in answer[2]
+                if not stored and unseen.get(character) == sent:
+                    del unseen[character]  # refused (no energy to spend...): nothing to see
                 idle[token].append(connection)
 
             task = asyncio.ensure_future(send())

@@ -58,6 +58,7 @@ BACKLOG = 64 * 1024  # bytes a stream may have waiting before its phone is let g
 HEAD_LIMIT = 16 * 1024  # a request's head, at most (its cookie line is at most 8 KiB)
 HEAD_SECONDS = 10  # to send it
 RETRY_MS = 5000  # a lost stream is opened again after this (the browser's EventSource)
+SLOW = 1.0  # seconds: a read of what changed that took longer is logged
 MOST_STREAMS = 50_000  # streams held at once: a phone beyond polls as ever (503)
 CHANGED, BEAT_LINE = b"data: changed\n\n", b": beat\n\n"
 REASONS = {400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found"}
@@ -312,6 +313,7 @@ class PushServer:
         beat = loop.time() + BEAT
         while True:
             await asyncio.sleep(self.tick)
+            began = loop.time()
             try:
                 moved, accounts_moved = await self._in_database(self._tick)
                 if accounts_moved:
@@ -319,6 +321,8 @@ class PushServer:
             except Exception as failure:  # the database away: the phones poll meanwhile
                 log.warning("push: what changed could not be read: %r", failure)
                 continue
+            if loop.time() - began > SLOW:
+                log.warning("push: what changed took %.1f s to read", loop.time() - began)
             if moved is None:
                 for streams in self.streams.values():
                     self._send(streams, CHANGED)
