@@ -244,9 +244,9 @@ class PushServer:
         except OSError:
             pass  # the phone went
         finally:
+            writer.close()
             if stream is not None:
                 await self._close(stream)
-            writer.close()
 
     async def _open(self, asked: Asked) -> Follower:
         if asked.method != "GET":
@@ -263,15 +263,17 @@ class PushServer:
             raise
 
     async def _close(self, stream: Stream) -> None:
-        self.count -= 1
         character_id = stream.follower.character_id
         streams = self.streams.get(character_id)
-        if streams is not None:
-            streams.discard(stream)
-            if not streams:
-                del self.streams[character_id]
-                with contextlib.suppress(Exception):
-                    await self._in_database(self.followed.drop, character_id)
+        try:
+            if streams is not None:
+                streams.discard(stream)
+                if not streams:
+                    del self.streams[character_id]
+                    with contextlib.suppress(Exception):
+                        await self._in_database(self.followed.drop, character_id)
+        finally:
+            self.count -= 1  # last: a server stopping waits for every stream's end
 
     @staticmethod
     def _cors(headers: dict[str, str]) -> bytes:
@@ -350,11 +352,18 @@ class PushServer:
     async def stop(self) -> None:
         """Stop listening and watching; every stream closed."""
         self.watching.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self.watching
         self.server.close()
         for streams in list(self.streams.values()):
             for stream in list(streams):
                 stream.writer.close()
+        for _ in range(200):  # each stream's own end: its connection closed, it is let go
+            if self.count == 0:
+                break
+            await asyncio.sleep(0.05)
         await self.server.wait_closed()
+        await asyncio.sleep(0.05)  # the connections' own closing, done by the loop
         self.database.shutdown(wait=True)
 
 

@@ -223,8 +223,13 @@ def test_a_console_stream_opens_with_the_session_cookie_of_a_logged_in_referee(
     stream = Stream(push.port, f"/push/characters/{character_id}", headers)
     assert stream.status == 200
     stream.close()
-    forged = {"Cookie": f"{cookie.key}={cookie.value[:-4]}AAAA"}
-    assert Stream(push.port, f"/push/characters/{character_id}", forged).status == 401
+    forged = Stream(
+        push.port,
+        f"/push/characters/{character_id}",
+        {"Cookie": f"{cookie.key}={cookie.value[:-4]}AAAA"},
+    )
+    assert forged.status == 401
+    forged.close()
 
 
 @pytest.mark.parametrize(
@@ -269,6 +274,7 @@ def test_a_stream_is_refused_in_words_to_whoever_has_not_proved_who_they_are(
     stream = Stream(push.port, path.format(character=character_id), headers)
     assert stream.status == status
     assert f'"error": "{code}"' in stream.body().decode()
+    stream.close()
     assert push.server.count == 0  # nothing kept of it
 
 
@@ -284,6 +290,7 @@ def test_a_revoked_token_closes_its_streams(push, tokens, character_id, sql):
     assert stream.status == 200
     sql("UPDATE api_token SET revoked_at = CURRENT_TIMESTAMP")
     assert stream.closed_within(TOLD)
+    stream.close()
 
 
 def test_a_page_of_the_same_host_may_read_a_stream_with_its_cookies_a_stranger_page_not(
