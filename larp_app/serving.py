@@ -11,18 +11,13 @@ as ``make run`` and deploy/larp_app.service do); the command line's options win.
   workers fork (gunicorn makes one per connection: the key read from disk and parsed each
   time, and no session a phone could resume). A phone that reconnects resumes its session
   (TLS 1.3 tickets, whose keys the workers share) instead of a full handshake.
-- A worker never takes requests cold: the app is made once in the master, which builds the
-  kept views of the open events before any worker forks (``preload_app``, ``when_ready``),
-  so that the workers share them instead of each building its own at once on the same
-  cores; each worker then brings them up to now before taking requests
-  (``post_worker_init``: nothing to do at a start, what changed since in a worker started
-  again mid-day), telling the master it is alive as it goes. The first roster of a
-  10,000-character event after a restart costs what a warm one does. The timeout is a
-  minute and a half for a worker that really is stuck, not one building a view.
-  ``LARP_WARM_UP=0`` skips it all (and preloads nothing). What the warm-up kept is then
-  left out of Python's cyclic garbage collector (``gc.freeze``): a full collection of a
-  5,000-character event's views stopped every request of the worker for 90 ms or more,
-  now and then, all day.
+- A worker never takes requests cold: it builds the kept views of the open events first
+  (``post_worker_init``), telling the master it is alive as it goes, so that the first
+  roster of a 5,000-character event after a restart costs what a warm one does. The
+  timeout is a minute and a half for a worker that really is stuck, not one building a view.
+  ``LARP_WARM_UP=0`` skips it. What the warm-up kept is then left out of Python's cyclic
+  garbage collector (``gc.freeze``): a full collection of a 5,000-character event's views
+  stopped every request of the worker for 90 ms or more, now and then, all day.
 - Cookie lines: a browser sends one. Repeated ones (gunicorn would join them into one
   header of any length) or a longer one than a line may be are taken off the request
   before anything reads them (``pre_request``), and the app refuses it with 431 in words
@@ -79,8 +74,6 @@ class SyncWorker(_Answers, _SyncWorker):
 
 
 worker_class = "larp_app.serving.ThreadWorker"  # gthread
-WARM_UP = os.environ.get("LARP_WARM_UP", "1") != "0"
-preload_app = WARM_UP  # the app made and warmed once, in the master (when_ready)
 threads = int(os.environ.get("LARP_THREADS", "4"))
 keepalive = 30  # seconds a phone's connection waits for its next poll (they poll every 3-5 s)
 # Phones kept connected, per worker: a 5,000-player day (each page, console and status bar
@@ -129,47 +122,20 @@ def pre_request(worker, req) -> None:
         req.headers.append(("LARP-COOKIES-REFUSED", reason))
 
 
-def _warm(app, log, alive) -> bool:
-    """The open events' kept views built (reads/warm_up.py); False when it failed."""
+def post_worker_init(worker) -> None:
+    """Build the open events' kept views before taking requests."""
+    if os.environ.get("LARP_WARM_UP", "1") == "0":
+        return
     from .reads.warm_up import warm_open_events
 
+    app = worker.wsgi
     with app.app_context():
         try:
-            done = warm_open_events(alive)
+            done = warm_open_events(worker.notify)
         except Exception as exc:  # a cache: a worker that cannot warm up answers cold
-            log.warning("warm-up failed: %s: %s", type(exc).__name__, exc)
-            return False
+            worker.log.warning("warm-up failed: %s: %s", type(exc).__name__, exc)
+            return
     for event_id, characters, seconds in done:
-        log.info("warm: event %s, %s characters, %.1f s", event_id, characters, seconds)
-    return True
-
-
-def when_ready(server) -> None:
-    """Made once and warmed up in the master, before any worker forks (``preload_app``):
-    every worker starts with the views built, sharing their memory, instead of each
-    building its own at once on the same cores. Nothing of the database is carried across
-    the fork: the master's connections are closed first, each worker opens its own."""
-    if not server.cfg.preload_app or not WARM_UP:
-        return
-    app = server.app.wsgi()
-    _warm(app, server.log, lambda: None)
-    from .extensions import db
-    from .keeping.known import known_for
-
-    with app.app_context():
-        db.session.remove()
-        db.engine.dispose()
-    known_for(app).forget()
+        worker.log.info("warm: event %s, %s characters, %.1f s", event_id, characters, seconds)
     gc.collect()
-    gc.freeze()  # the warmed views, shared with every worker, never walked by a collection
-
-
-def post_worker_init(worker) -> None:
-    """Bring the open events' kept views up to now before taking requests: built anew in a
-    worker that was not made warm, or only what changed since the master warmed them (a
-    worker started again in the middle of the day)."""
-    if not WARM_UP:
-        return
-    if _warm(worker.wsgi, worker.log, worker.notify):
-        gc.collect()
-        gc.freeze()  # freed as ever when nothing refers to it; never walked by a collection
+    gc.freeze()  # freed as ever when nothing refers to it; never walked by a collection

@@ -42,22 +42,17 @@ class Served:
     """A running gunicorn serving ``database_url``; ``request`` speaks JSON to it."""
 
     def __init__(
-        self,
-        database_url: str,
-        folder: Path,
-        config: bool = False,
-        workers: int = WORKERS,
-        warm: bool = False,
+        self, database_url: str, folder: Path, config: bool = False, workers: int = WORKERS
     ):
         """``config``: with larp_app/serving.py, as ``make run`` serves (threaded workers, no
-        warm-up unless ``warm``); else sync workers."""
+        warm-up); else sync workers."""
         self.port = free_port()
         env = {
             **os.environ,
             "LARP_SQLALCHEMY_DATABASE_URI": database_url,
             "LARP_SECRET_KEY": "a-test-secret",
             "LARP_PRINT_FOLDER": str(folder / "prints"),
-            "LARP_WARM_UP": "1" if warm else "0",
+            "LARP_WARM_UP": "0",
         }
         gunicorn = Path(sys.executable).parent / "gunicorn"
         bind = f"127.0.0.1:{self.port}"
