@@ -98,13 +98,15 @@ class Asked:
 
 @dataclass(frozen=True)
 class Follower:
-    """Who follows a character: a player link's digest, or a caller's credential."""
+    """Who follows a character: a caller's credential, or None for a player link's page."""
 
     character_id: int
     credential: tuple[str, str] | None  # ("session" | "token", digest); None: a player link
 
 
 class Stream:
+    """One phone's open stream."""
+
     def __init__(self, writer: asyncio.StreamWriter, follower: Follower):
         self.writer, self.follower = writer, follower
 
