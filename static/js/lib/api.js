@@ -60,8 +60,6 @@ export function poll(
   let etag = null;
   let timer = null;
   let due = 0;
-  let asking = false;
-  let again = false;
   const schedule = (ms) => {
     clearTimeout(timer);
     due = Date.now() + ms;
@@ -71,15 +69,10 @@ export function poll(
   const next = () => schedule((told?.open() ? FALLBACK_SECONDS : seconds) * 1000);
   // The stream lost: asked again within `seconds`, not at the net's next turn.
   const sooner = () => {
-    if (!asking && due - Date.now() > seconds * 1000) schedule(seconds * 1000);
+    if (due - Date.now() > seconds * 1000) schedule(seconds * 1000);
   };
   const told = stream ? tellMe(stream, () => tick(), sooner) : null;
   const tick = async () => {
-    if (asking) {
-      again = true; // told of a change while asking: once more after
-      return;
-    }
-    asking = true;
     clearTimeout(timer);
     try {
       const headers = etag ? { "If-None-Match": etag } : {};
@@ -94,11 +87,6 @@ export function poll(
       else if (response.status >= 500) onFailed();
     } catch {
       onFailed(); // offline, or no answer: try again at the next tick
-    }
-    asking = false;
-    if (again) {
-      again = false;
-      return tick();
     }
     next();
   };
