@@ -459,16 +459,7 @@ class DayRun:
         self.board_list = [
             (f"board:{n}", built.event_id, cookie) for n, cookie in enumerate(self.cookies)
         ]
-        self.samples = sample_answers(
-            self.port,
-            built.event_id,
-            self.consoles[0][1],
-            built.secrets[0],
-            built.tokens[0],
-            self.cookies[0],
-            args.board_since,
-            self.encodings,
-        )
+        self.samples = self.sample_answers()
         self.held = roster_held(self.samples)
         # Every worker's first view of the event is built before the timing (a warm day).
         for n in range(args.workers * 4):
@@ -488,6 +479,20 @@ class DayRun:
             self.threads,
             self.tls,
             self.procs,
+        )
+
+    def sample_answers(self) -> dict:
+        """A first answer of each kind from the app, as of now (the roster held with it)."""
+        built = self.built
+        return sample_answers(
+            self.port,
+            built.event_id,
+            self.consoles[0][1],
+            built.secrets[0],
+            built.tokens[0],
+            self.cookies[0],
+            self.args.board_since,
+            self.encodings,
         )
 
     def describe(self) -> None:
@@ -611,9 +616,9 @@ class DayRun:
 
     def push_phase(self) -> None:
         """The day on the app again, its player pages and consoles told of changes by the
-        prototype push server instead of polling (each still polls every --push-fallback
+        push server (flask push) instead of polling (each still polls every --push-fallback
         seconds)."""
-        args, built = self.args, self.built
+        args = self.args
         port, log = free_port(), self.tmp / "push.log"
         flask = str(Path(sys.executable).parent / "flask")
         with open(log, "wb") as written:
@@ -627,16 +632,7 @@ class DayRun:
         try:
             wait_listening(port, push, log)
             # The roster held as of now, as for the app's own turn.
-            samples = sample_answers(
-                self.port,
-                built.event_id,
-                self.consoles[0][1],
-                built.secrets[0],
-                built.tokens[0],
-                self.cookies[0],
-                args.board_since,
-                self.encodings,
-            )
+            samples = self.sample_answers()
             plans = [
                 replace(plan, push_port=port, fallback=args.push_fallback)
                 for plan in self.plans(self.port, roster_held(samples), None)

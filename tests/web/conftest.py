@@ -1,8 +1,9 @@
 """Fixtures of the web level."""
 
 import pytest
+import sqlalchemy
 
-from larp_app import create_app
+from larp_app import create_app, database_uri
 from larp_app.extensions import db
 from larp_app.services.users import create_user
 
@@ -61,3 +62,17 @@ def character_id(client, organiser, event_id):
     )
     assert answer.status_code == 201, answer.json
     return answer.json["characters"][0]["id"]
+
+
+@pytest.fixture
+def sql(app):
+    """An operator's plain SQL, on a connection of its own (no app, no ORM): run(statement,
+    **params) commits at once."""
+    engine = sqlalchemy.create_engine(database_uri(app.config["SQLALCHEMY_DATABASE_URI"], None))
+
+    def run(statement: str, **params):
+        with engine.begin() as connection:
+            return connection.execute(sqlalchemy.text(statement), params)
+
+    yield run
+    engine.dispose()

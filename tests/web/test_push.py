@@ -12,9 +12,8 @@ import time
 import uuid
 
 import pytest
-import sqlalchemy
 
-from larp_app import create_app, database_uri, rules
+from larp_app import create_app, rules
 from larp_app.extensions import db
 from larp_app.models import Character
 from larp_app.push.server import PushServer
@@ -129,18 +128,6 @@ class Stream:
 
     def close(self) -> None:
         self.socket.close()
-
-
-@pytest.fixture
-def sql(app):
-    engine = sqlalchemy.create_engine(database_uri(app.config["SQLALCHEMY_DATABASE_URI"], None))
-
-    def run(statement: str, **params):
-        with engine.begin() as connection:
-            return connection.execute(sqlalchemy.text(statement), params)
-
-    yield run
-    engine.dispose()
 
 
 @pytest.fixture

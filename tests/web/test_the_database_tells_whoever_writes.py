@@ -8,9 +8,8 @@ from __future__ import annotations
 import uuid
 
 import pytest
-import sqlalchemy
 
-from larp_app import database_uri, rules
+from larp_app import rules
 from larp_app.extensions import db
 from larp_app.models import Entry, Event, User
 from larp_app.services.assignments import assign_referees
@@ -20,20 +19,6 @@ from larp_app.services.events import change_settings
 from .conftest import auth
 
 pytestmark = pytest.mark.both_databases
-
-
-@pytest.fixture
-def sql(app):
-    """An operator's plain SQL, on a connection of its own (no app, no ORM): run(statement,
-    **params) commits at once."""
-    engine = sqlalchemy.create_engine(database_uri(app.config["SQLALCHEMY_DATABASE_URI"], None))
-
-    def run(statement: str, **params):
-        with engine.begin() as connection:
-            return connection.execute(sqlalchemy.text(statement), params)
-
-    yield run
-    engine.dispose()
 
 
 def referee_id(app) -> int:
