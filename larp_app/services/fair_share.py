@@ -64,7 +64,17 @@ def _try_lock(path: Path) -> int | None:
     return fd
 
 
-def _release(fd: int) -> None:
+def free_slot(folder: Path, name: str, slots: int) -> int | None:
+    """One of ``slots`` slots named ``name`` in ``folder``, taken (its locked file
+    descriptor: give it back with ``release``); None when every one is taken. A process
+    that dies gives its slots back with it."""
+    return next(
+        (fd for n in range(slots) if (fd := _try_lock(folder / f"{name}-{n}")) is not None),
+        None,
+    )
+
+
+def release(fd: int) -> None:
     fcntl.flock(fd, fcntl.LOCK_UN)
     os.close(fd)
 
@@ -103,21 +113,18 @@ def costly(folder: Path, account: int, *, burst: float, part: float, slots: int)
         allowance = _filled(allowance, since, started, burst, part)
         if allowance < -OWED_NOTHING:  # overdrawn: wait until the part has paid it back
             raise Busy(max(1, math.ceil(-allowance / part - OWED_NOTHING)), account=True)
-        slot = next(
-            (fd for n in range(slots) if (fd := _try_lock(folder / f"slot-{n}")) is not None),
-            None,
-        )
+        slot = free_slot(folder, "slot", slots)
         if slot is None:
             raise Busy(1, account=False)
         try:
             yield
         finally:
-            _release(slot)
+            release(slot)
             ended = now()
             took = max(0.0, ended - started)
             _write_allowance(mine, _filled(allowance, started, ended, burst, part) - took, ended)
     finally:
-        _release(mine)
+        release(mine)
 
 
 OWED_NOTHING = 1e-6  # seconds: an allowance paid back to 0, give or take a float's rounding

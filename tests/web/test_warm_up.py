@@ -34,3 +34,36 @@ def test_workers_keep_connections_alive_and_outlast_a_long_first_view():
     assert issubclass(serving.ThreadWorker, ThreadWorker) and serving.threads > 1
     assert serving.keepalive >= 5  # phones poll every few seconds
     assert serving.timeout > 30  # gunicorn's default killed workers building a big view
+
+
+def test_workers_warm_up_in_turns_as_many_at_once_as_there_are_cores(tmp_path):
+    """After a restart the first workers take requests in the time of one warm-up: the others
+    wait their turn, telling the master they are alive, and take the turn given back."""
+    import threading
+
+    folder = tmp_path / "warm-up"
+    waited = threading.Event()
+    order = []
+
+    def third_worker():
+        with serving.warm_up_turn(folder, waited.set, turns=2):
+            order.append("third")
+
+    with serving.warm_up_turn(folder, lambda: None, turns=2):
+        with serving.warm_up_turn(folder, lambda: None, turns=2):
+            third = threading.Thread(target=third_worker)
+            third.start()
+            assert waited.wait(5)  # the third waits, alive, while two warm up
+            assert order == []
+            order.append("second done")
+        third.join(5)
+        assert order == ["second done", "third"]
+
+
+def test_a_worker_whose_turns_cannot_be_kept_warms_up_at_once(tmp_path):
+    blocked = tmp_path / "a file"
+    blocked.write_text("not a folder")
+    ran = []
+    with serving.warm_up_turn(blocked / "warm-up", lambda: ran.append("waited"), turns=1):
+        ran.append("warmed")
+    assert ran == ["warmed"]
