@@ -15,6 +15,8 @@ rewritten log: keeping/known.py drops them).
 from __future__ import annotations
 
 import heapq
+import sys
+from bisect import bisect_right, insort
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -47,6 +49,9 @@ BUILD_CHUNK = 500  # characters whose sheets and logs are read at once when a vi
 # the lock) is answered as of that instant; when the wall clock itself is further back than
 # this, the clock was set back: the view is built again.
 CLOCK_SLACK = timedelta(seconds=5)
+# A view's order of changes is made again (View._reindex) once it holds more stale pairs than
+# it has rows, and this many more.
+STALE_PAIRS = 1024
 
 
 @dataclass(frozen=True)
@@ -100,9 +105,17 @@ class View:
     # The fingerprint of the folds it stores and reads (kept_folds.fingerprint): of the
     # epoch read before its first row, so none outlives a restore.
     stamp: str = ""
+    # The rows in the order of their changes, each as (its version, its id) and as (the
+    # microsecond of its latest change by time alone, its id), sorted: a row is added
+    # again whenever it is placed or advanced (``noted``), its earlier pairs staying until
+    # there are too many (``_reindex``). "What changed since" reads their tails alone, not
+    # every row: a roster delta of a 10,000-character event no longer looks at 10,000 rows.
+    by_version: list[tuple[int, int]] = field(default_factory=list)
+    by_stamp: list[tuple[int, int]] = field(default_factory=list)
 
     def noted(self, row: Row) -> None:
-        """Keep the board's lists of the row's record, as it now is."""
+        """Keep the board's lists and the order of changes of the row's record, as it now
+        is (called whenever a row is placed or advanced)."""
         record = row.record
         for kept, holds in (
             (self.conflicted, bool(record.folded.conflicts)),
@@ -112,15 +125,31 @@ class View:
                 kept.add(row.id)
             else:
                 kept.discard(row.id)
+        insort(self.by_version, (row.version, row.id))
+        insort(self.by_stamp, (record.stamp_us, row.id))
+        if len(self.by_version) > 2 * len(self.rows) + STALE_PAIRS:
+            self._reindex()
+
+    def _reindex(self) -> None:
+        """The orders of changes made again from the rows as they are (no stale pair)."""
+        rows = self.rows.values()
+        self.by_version = sorted((r.version, r.id) for r in rows)
+        self.by_stamp = sorted((r.record.stamp_us, r.id) for r in rows)
 
     def since(self, since: Since | None) -> list[Row]:
-        """The rows changed after what the client holds (every row without a token)."""
+        """The rows changed after what the client holds, in the order of their ids (every
+        row without a token, in the order placed: its ids' too, new characters coming last)."""
         if since is None:
             return list(self.rows.values())
+        after = (since.version, sys.maxsize)
+        ids = {i for _, i in self.by_version[bisect_right(self.by_version, after) :]}
+        after = (since.at, sys.maxsize)
+        ids.update(i for _, i in self.by_stamp[bisect_right(self.by_stamp, after) :])
+        rows = self.rows
         return [
-            r
-            for r in self.rows.values()
-            if r.version > since.version or r.record.stamp_us > since.at
+            row
+            for i in sorted(ids)
+            if (row := rows[i]).version > since.version or row.record.stamp_us > since.at
         ]
 
     def unchanged(self, since: Since | None, version: int) -> bool:
