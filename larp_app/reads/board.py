@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from .. import rules
 from ..extensions import db
@@ -24,6 +24,9 @@ from ..models import User as UserRow
 from ..services.sessions import dying_order
 
 RECENT = 30  # entries shown under "recent entries", and refused ones
+# The latest arrivals of an event are looked for first among the log's latest rows, of any
+# event: an event in play has them there, found without sorting its whole log.
+LATEST_ROWS = 2000
 # An entry received this long after its instant arrived late (a phone offline, a slow sync).
 LATE = timedelta(minutes=1)
 
@@ -106,15 +109,32 @@ def board_data(
     )
 
 
-def _recent(event: Event, by_id: dict, in_conflict: dict) -> list[Logged]:
-    """The latest arrivals (an entry logged late still counts as recent), in time order."""
+def _newest(event: Event) -> list:
+    """The event's latest ``RECENT`` arrivals (the log's rows, the newest first): among the
+    log's latest ``LATEST_ROWS`` rows when it has that many there (a rowid range, 1.4 ms on
+    a 10,000-character event's two million rows on SQLite); else from its whole log, sorted
+    (14 ms there: every row of its characters)."""
     cast = select(Character.id).where(Character.event_id == event.id)
-    newest = db.session.execute(
+    newest = (
         select(Entry.fields, Entry.character_id, Entry.received_at, Entry.referee_at, Entry.id)
-        .where(Entry.character_id.in_(cast))  # (SQLite sorts far less than with a join)
         .order_by(Entry.id.desc())  # arrival
         .limit(RECENT)
+    )
+    window = select(Entry.id).order_by(Entry.id.desc()).limit(LATEST_ROWS).subquery()
+    oldest = select(func.min(window.c.id)).scalar_subquery()
+    # (``+ 0``: the rows are read by their ids, not through the index of their characters)
+    found = db.session.execute(
+        newest.where(Entry.id >= oldest, (Entry.character_id + 0).in_(cast))
     ).all()
+    if len(found) == RECENT:
+        return found
+    # (SQLite sorts far less than with a join)
+    return db.session.execute(newest.where(Entry.character_id.in_(cast))).all()
+
+
+def _recent(event: Event, by_id: dict, in_conflict: dict) -> list[Logged]:
+    """The latest arrivals (an entry logged late still counts as recent), in time order."""
+    newest = _newest(event)
     entries = [(rules.entry_from_stored(row.fields, event.ruleset), row) for row in newest]
     targets = _targets([e.target for e, _row in entries if e.kind == "undo"], event.ruleset)
     recent = [

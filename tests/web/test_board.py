@@ -435,3 +435,32 @@ def test_a_poll_since_a_version_carries_only_the_changed_rows_and_the_lists(app,
     full = organiser.get("/events/1/board.json").json["html"]
     for row in changes["rows"]:
         assert row["html"] in full
+
+
+@pytest.mark.both_databases
+@pytest.mark.parametrize("latest_rows", [2000, 10])
+def test_recent_entries_are_the_events_own_latest_beside_a_busier_event(
+    app, organiser, cast, monkeypatch, latest_rows
+):
+    """An event's latest arrivals are looked for among the log's latest rows first; a quiet
+    event beside a busy one (its arrivals older than those rows) still shows its own."""
+    from larp_app.reads import board
+
+    monkeypatch.setattr(board, "LATEST_ROWS", latest_rows)
+    quiet = [log(app, "Ladro Matteo Conti", "note", text=f"quiet {i}") for i in range(3)]
+    with app.app_context():
+        busy = db.session.scalar(db.select(Character).where(Character.event_id != 1))
+        busy_name = busy.name
+    for i in range(15):
+        log(app, busy_name, "note", author="organiser", text=f"busy {i}")
+    with app.app_context():
+        expected = db.session.scalars(
+            db.select(Entry.client_id)
+            .join(Character, Entry.character_id == Character.id)
+            .where(Character.event_id == 1)
+            .order_by(Entry.id.desc())
+            .limit(30)
+        ).all()
+    recent = organiser.get("/events/1/board.json").get_json()["recent"]
+    assert {e["id"] for e in recent} == set(expected)
+    assert set(quiet) <= {e["id"] for e in recent}
