@@ -33,6 +33,8 @@ async function keep(url, lang) {
     const asked = `${url}${url.includes("?") ? "&" : "?"}lang=${encodeURIComponent(lang)}`;
     const response = await fetch(asked, { credentials: "same-origin", cache: "reload" });
     if (response.ok && !response.redirected) await (await caches.open(pagesIn(lang))).put(url, response);
+    // (Not kept, e.g. the login page: its body let go, so its connection serves others.)
+    else await response.body?.cancel();
   } catch {
     // kept at the next asking instead
   }
@@ -65,6 +67,7 @@ async function kept(key) {
 }
 
 const PRECACHE_TRIES = 3;
+const SHELLS_AT_INSTALL_MS = 10_000;
 
 async function precache(cache, url) {
   for (let attempt = 1; ; attempt += 1) {
@@ -91,7 +94,10 @@ self.addEventListener("install", (event) => {
       // whole install away; a file still missing after that fails the install, and the page
       // registers the worker again at its next load.
       await Promise.all(PRECACHE.map((url) => precache(cache, url)));
-      await keepShells();
+      // The shells of a referee already logged in; not waited for long: every logged-in
+      // page asks for them again (netbar.js), and an install left waiting on one slow
+      // answer would leave the phone with no worker at all.
+      await withTimeout(keepShells(), SHELLS_AT_INSTALL_MS).catch(() => {});
     })(),
   );
 });
