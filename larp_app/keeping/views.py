@@ -137,8 +137,9 @@ class View:
         self.by_stamp = sorted((r.record.stamp_us, r.id) for r in rows)
 
     def since(self, since: Since | None) -> list[Row]:
-        """The rows changed after what the client holds, in the order of their ids (every
-        row without a token, in the order placed: its ids' too, new characters coming last)."""
+        """The rows changed after what the client holds, in the order of their ids; without
+        a token, every row in the order placed (the same: a new character's id is the
+        largest)."""
         if since is None:
             return list(self.rows.values())
         after = (since.version, sys.maxsize)
