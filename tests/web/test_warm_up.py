@@ -3,6 +3,8 @@ folds nothing; and it is never killed for building one."""
 
 from __future__ import annotations
 
+import threading
+
 from larp_app import serving
 from larp_app.keeping import records
 from larp_app.reads.warm_up import warm_open_events
@@ -39,8 +41,6 @@ def test_workers_keep_connections_alive_and_outlast_a_long_first_view():
 def test_workers_warm_up_in_turns_as_many_at_once_as_there_are_cores(tmp_path):
     """After a restart the first workers take requests in the time of one warm-up: the others
     wait their turn, telling the master they are alive, and take the turn given back."""
-    import threading
-
     folder = tmp_path / "warm-up"
     waited = threading.Event()
     order = []
