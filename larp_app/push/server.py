@@ -19,7 +19,9 @@ consoles' streams are proved again, and those whose session or token ended are c
 What changed comes from the database itself (push/followed.py), read four times a second in
 one thread of its own (the event loop never waits on the database): whoever wrote it, the
 phones are told. Each is sent ``data: changed``; a comment line every 25 s keeps idle
-streams open through proxies and phones' networks. A phone that reads too slowly (64 KiB
+streams open through proxies and phones' networks, spread over the 25 s (a share of the
+streams at each read, never every stream at once: thousands of lines written in one go hold
+the loop, and the cores it shares with the app). A phone that reads too slowly (64 KiB
 waiting) is let go: it polls until its stream opens again.
 
 Its pages are served by the app on another port: a stream is answered to a page of the same
@@ -109,6 +111,7 @@ class Stream:
 
     def __init__(self, writer: asyncio.StreamWriter, follower: Follower):
         self.writer, self.follower = writer, follower
+        self.slot: set[Stream] = set()  # the streams beaten at the same read as this one
 
     def send(self, data: bytes) -> bool:
         """Write ``data``; False when the phone reads too slowly and was let go."""
@@ -124,11 +127,18 @@ class Stream:
 class PushServer:
     """The streams of one push server, and what tells them."""
 
-    def __init__(self, app: Flask, tick: float = TICK, most: int = MOST_STREAMS):
+    def __init__(
+        self, app: Flask, tick: float = TICK, most: int = MOST_STREAMS, beat: float = BEAT
+    ):
         self.app, self.tick, self.most = app, tick, most
         self.known = known_for(app)
         self.followed = Followed(self.known)
         self.streams: dict[int, set[Stream]] = defaultdict(set)
+        # Each stream's comment line comes at its own read of the beat's span: the streams
+        # are dealt in turn to as many slots as reads fit in a beat, one slot beaten a read.
+        self.slots: list[set[Stream]] = [set() for _ in range(max(1, round(beat / tick)))]
+        self.dealt = 0  # streams dealt so far: the next one's slot
+        self.ticks = 0  # reads so far: the slot to beat
         self.count = 0
         self.accounts: int | None = None
         self.database = ThreadPoolExecutor(1, thread_name_prefix="push-database")
@@ -239,6 +249,7 @@ class PushServer:
             )
             stream = Stream(writer, follower)
             self.streams[follower.character_id].add(stream)
+            self._deal(stream)
             while await reader.read(1024):  # until the phone goes (it sends nothing more)
                 pass
         except Refused as refused:
@@ -264,9 +275,21 @@ class PushServer:
             self.count -= 1
             raise
 
+    def _deal(self, stream: Stream) -> None:
+        stream.slot = self.slots[self.dealt % len(self.slots)]
+        stream.slot.add(stream)
+        self.dealt += 1
+
+    def beaten(self) -> set[Stream]:
+        """The streams whose comment line is due at this read (each once a beat)."""
+        slot = self.slots[self.ticks % len(self.slots)]
+        self.ticks += 1
+        return slot
+
     async def _close(self, stream: Stream) -> None:
         character_id = stream.follower.character_id
         streams = self.streams.get(character_id)
+        stream.slot.discard(stream)
         try:
             if streams is not None:
                 streams.discard(stream)
@@ -312,11 +335,11 @@ class PushServer:
             stream.send(data)
 
     async def watch(self) -> None:
-        """Tell each stream of a character that moved, every ``tick``; a beat now and then."""
+        """Tell each stream of a character that moved, every ``tick``; its beat in its turn."""
         loop = asyncio.get_running_loop()
-        beat = loop.time() + BEAT
         while True:
             await asyncio.sleep(self.tick)
+            self._send(self.beaten(), BEAT_LINE)  # (the database away too: streams kept open)
             began = loop.time()
             try:
                 moved, accounts_moved = await self._in_database(self._tick)
@@ -333,10 +356,6 @@ class PushServer:
             else:
                 for character_id in moved:
                     self._send(self.streams.get(character_id, ()), CHANGED)
-            if loop.time() >= beat:
-                beat = loop.time() + BEAT
-                for streams in self.streams.values():
-                    self._send(streams, BEAT_LINE)
 
     async def start(self, host: str, port: int, tls: ssl.SSLContext | None = None) -> int:
         """Listen (and watch what changes); the port listened on."""

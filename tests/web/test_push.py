@@ -32,10 +32,10 @@ class Running:
     """A push server of its own app on the test's database (another process in life), in a
     thread of its own, reading what changed every 0.05 s."""
 
-    def __init__(self, config: dict):
+    def __init__(self, config: dict, **settings):
         self.app = create_app(dict(config))
         self.loop = asyncio.new_event_loop()
-        self.server = PushServer(self.app, tick=0.05)
+        self.server = PushServer(self.app, **{"tick": 0.05, **settings})
         started = threading.Event()
 
         def run():
@@ -104,6 +104,10 @@ class Stream:
             data = [line[6:] for line in block.split("\n") if line.startswith("data: ")]
             if data:
                 return "\n".join(data)
+
+    def block(self) -> str:
+        """The next block as sent (a message, a comment line, or the retry line)."""
+        return self._until(b"\n\n").decode()
 
     def nothing_for(self, seconds: float) -> bool:
         self.socket.settimeout(seconds)
@@ -197,6 +201,46 @@ def test_only_the_changed_characters_phones_are_told(
     assert theirs.message() == "changed"
     mine.close()
     theirs.close()
+
+
+def test_an_idle_stream_is_sent_a_comment_line_each_beat(app, player_link):
+    running = Running(app.config, beat=0.5)  # ten reads a beat
+    try:
+        stream = Stream(running.port, f"/push/p/{player_link}")
+        assert stream.block().startswith("retry: ")
+        began = time.monotonic()
+        for _ in range(3):
+            assert stream.block() == ": beat"
+        # The first within a beat of opening, then one a beat (not every read's).
+        assert 0.8 <= time.monotonic() - began <= 1.5 + TOLD / 10
+        stream.close()
+    finally:
+        running.stop()
+
+
+class Dealt:
+    """A stream as the beat sees it: only its turn matters."""
+
+    def __init__(self):
+        self.slot: set = set()
+
+
+def test_the_comment_lines_are_spread_over_the_beat_each_stream_once(app):
+    """Thousands of streams are not all written to at one read: each read beats its share,
+    and over a beat's reads each stream is beaten exactly once, a closed one no more."""
+    server = PushServer(app, tick=0.25, beat=25.0)  # a hundred reads a beat
+    streams = [Dealt() for _ in range(1050)]
+    for stream in streams:
+        server._deal(stream)
+    closed = streams[7]
+    closed.slot.discard(closed)  # as _close does
+    for _ in range(3):  # beat after beat
+        beaten = [list(server.beaten()) for _ in range(100)]
+        assert max(len(b) for b in beaten) == 11  # 1,050 streams over 100 reads
+        every = [stream for b in beaten for stream in b]
+        assert len(every) == len(set(every)) == 1049
+        assert closed not in every
+    server.database.shutdown()
 
 
 def test_a_console_stream_opens_with_the_session_cookie_of_a_logged_in_referee(
