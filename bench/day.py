@@ -49,8 +49,8 @@ machine's certificate from ``flask tls init``), both servers alike:
 Every page is loaded once before the timing (its ETag held, as a page open since the morning
 holds one); then each client starts at a random instant of its first interval. Printed for
 each kind of request: count, p50, p99, max and outcomes; bytes per answer on the wire and
-unpacked (and the roster deltas' characters, bytes per character, and megabytes a minute);
-errors (time-outs, refused connections, 4xx/5xx); the server's CPU in cores (its gunicorn
+unpacked (and the roster deltas' characters, counted after the load on a random sample of
+the answers, bytes per character, and megabytes a minute); errors (time-outs, refused connections, 4xx/5xx); the server's CPU in cores (its gunicorn
 processes' CPU time from /proc over the wall time; on PostgreSQL also its backends') and this
 load generator's; and per request.
 
@@ -123,6 +123,7 @@ from day_load import (
     DatabaseCpu,
     Phase,
     Plan,
+    delta_characters,
     get,
     load_phase,
     prime_pages,
@@ -188,8 +189,8 @@ def kilobytes(n: float) -> str:
 def show(phase: Phase) -> dict:
     """Print a phase's figures; return them."""
     by_kind = defaultdict(list)
-    for kind, _at, took, outcome, wire, plain, characters in phase.rows:
-        by_kind[kind].append((took, outcome, wire, plain, characters))
+    for kind, _at, took, outcome, wire, plain in phase.rows:
+        by_kind[kind].append((took, outcome, wire, plain))
     print(f"  {'request':10}{'count':>7}{'/s':>7}{'p50':>9}{'p99':>9}{'max':>9}  outcomes")
     figures: dict = {}
     for kind in KINDS:
@@ -223,16 +224,13 @@ def show(phase: Phase) -> dict:
         )
         figures.setdefault(kind, {})["wire per minute"] = per_minute
         if kind == "roster":
-            characters = sum(row[4] for row in full)
-            if characters:
-                figures["roster"]["delta"] = (
-                    characters / len(full),
-                    plain / characters,
-                    wire / characters,
-                )
+            each = delta_characters(phase.bodies.get("roster", []))
+            if each:
+                characters = each * len(full)
+                figures["roster"]["delta"] = (each, plain / characters, wire / characters)
                 print(
-                    f"    a roster delta: {characters / len(full):,.0f} characters;"
-                    f" {kilobytes(plain / characters)} a character unpacked,"
+                    f"    a roster delta: {each:,.0f} characters (on {len(phase.bodies['roster'])}"
+                    f" answers kept); {kilobytes(plain / characters)} a character unpacked,"
                     f" {kilobytes(wire / characters)} on the wire"
                 )
     requests = [row for row in phase.rows if row[0] != "seen"]
