@@ -50,9 +50,10 @@ Every page is loaded once before the timing (its ETag held, as a page open since
 holds one); then each client starts at a random instant of its first interval. Printed for
 each kind of request: count, p50, p99, max and outcomes; bytes per answer on the wire and
 unpacked (and the roster deltas' characters, counted after the load on a random sample of
-the answers, bytes per character, and megabytes a minute); errors (time-outs, refused connections, 4xx/5xx); the server's CPU in cores (its gunicorn
-processes' CPU time from /proc over the wall time; on PostgreSQL also its backends') and this
-load generator's; and per request.
+the answers, bytes per character, and megabytes a minute); errors (time-outs, refused
+connections, 4xx/5xx); the server's CPU in cores (its gunicorn processes' CPU time from
+/proc over the wall time; on PostgreSQL also its backends') and this load generator's; and
+per request.
 
 Then the same load against ``bench/stored_json.py``, the stored-answer server of the same
 kind, under the same gunicorn settings and the same clients: it answers each kind with a
