@@ -179,7 +179,6 @@ class Known:
         self.engine = engine
         self._forgetting: list[Callable[[], None]] = [forget]
         self._accounts: list[Callable[[], None]] = []
-        self._changes: list[Callable[[list[int]], None]] = []
         self.lock = threading.Lock()
         self._local = threading.local()
         self._opened: list = []
@@ -204,11 +203,6 @@ class Known:
         """Call ``forget`` whenever everything is forgotten (the epoch moved), and, with
         ``accounts``, whenever the accounts mark moves too."""
         (self._accounts if accounts else self._forgetting).append(forget)
-
-    def also_tell_changes(self, changed: Callable[[list[int]], None]) -> None:
-        """Call ``changed`` with the ids of the characters read again because their version
-        grew, or forgotten with their event deleted, each time versions are read."""
-        self._changes.append(changed)
 
     # --- connections ------------------------------------------------------------------------
 
@@ -314,28 +308,21 @@ class Known:
             event_id: EventFacts(version, bool(archived))
             for event_id, version, archived in self.rows(EVENTS)
         }
-        changed: list[int] = []
         for event_id, seen in list(self.seen.items()):
             facts = events.get(event_id)
             if facts is None:  # an event deleted: forget its characters
-                changed += self._drop_event(event_id)
+                self._drop_event(event_id)
             elif facts.version != seen:
                 for row in self.rows(CHANGED, {"event": event_id, "since": seen}):
-                    changed.append(self._keep_character(row).id)
+                    self._keep_character(row)
                 self.seen[event_id] = facts.version
         self.events = events
-        if changed:
-            for tell in self._changes:
-                tell(changed)
 
-    def _drop_event(self, event_id: int) -> list[int]:
-        """Forget the event's characters; their ids."""
+    def _drop_event(self, event_id: int) -> None:
         del self.seen[event_id]
-        dropped = [c for c, f in self.characters.items() if f.event_id == event_id]
-        for character_id in dropped:
+        for character_id in [c for c, f in self.characters.items() if f.event_id == event_id]:
             del self.characters[character_id]
             self._keep_player(character_id, None)
-        return dropped
 
     def _keep_character(self, row) -> CharacterFacts:
         facts = CharacterFacts(row[0], row[1], row[2])

@@ -3,9 +3,7 @@
 What changed is read as every poll reads it (keeping/known.py): the database's marks, one
 tiny query; when the versions mark moved, each event's version and its characters whose
 version grew since. Whoever wrote the change (the app, a command, an operator's SQL), the
-database's triggers moved the version, so the phones are told. Only the characters read
-again are looked at (``Known.also_tell_changes``), not every one followed: ten thousand
-phones followed cost a tick that changed three characters three look-ups. When everything known was
+database's triggers moved the version, so the phones are told. When everything known was
 forgotten (a restore: a new epoch, or marks that went down), every phone is told: each asks
 its answer again, as after a restart.
 
@@ -25,9 +23,7 @@ class Followed:
         self.told: dict[int, int] = {}  # character id -> version its phones hold
         self.marks: tuple | None = None
         self.everything = False
-        self.changed: set[int] = set()  # read again by what is known since the last tick
         known.also_forget(self._forgotten)
-        known.also_tell_changes(self.changed.update)
 
     def _forgotten(self) -> None:
         self.everything = True
@@ -52,20 +48,16 @@ class Followed:
             for character_id in list(self.told):  # read again, one by one (a restore)
                 facts = known.character(character_id)
                 self.told[character_id] = -1 if facts is None else facts.version
-            self.changed.clear()  # (every phone is told)
             return None
         marks = known.marks
         if marks is None or (self.marks is not None and marks[VERSIONS] == self.marks[VERSIONS]):
             self.marks = marks
             return []
         self.marks = marks
-        changed = list(self.changed)
-        self.changed.clear()
         moved = []
-        for character_id in changed:
-            told = self.told.get(character_id)
-            if told is None or told < 0:
-                continue  # not followed; or gone, and its phones were told
+        for character_id, told in self.told.items():
+            if told < 0:
+                continue  # gone: its phones were told
             facts = known.character(character_id)
             version = -1 if facts is None else facts.version
             if version != told:

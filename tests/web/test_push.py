@@ -15,9 +15,7 @@ import pytest
 
 from larp_app import create_app, rules
 from larp_app.extensions import db
-from larp_app.keeping.known import known_for
 from larp_app.models import Character
-from larp_app.push.followed import Followed
 from larp_app.push.server import PushServer
 from larp_app.services.badges import rotate_player_link
 from larp_app.services.clock import now_utc
@@ -203,34 +201,6 @@ def test_only_the_changed_characters_phones_are_told(
     assert theirs.message() == "changed"
     mine.close()
     theirs.close()
-
-
-def test_a_tick_looks_only_at_the_followed_characters_that_changed(
-    app, client, organiser, referee, event_id, character_id, monkeypatch
-):
-    """Thousands of phones followed: a read of what changed looks up the characters the
-    database says changed, not every one followed."""
-    ids = [character_id]
-    for n in range(4):
-        sheet = {**data_sheet(), "character": f"Altra {n}", "player": f"Altri {n}"}
-        made = client.post(f"/api/v1/events/{event_id}/characters", json=sheet, headers=organiser)
-        ids.append(made.json["characters"][0]["id"])
-    with app.app_context():
-        known = known_for(app)
-        followed = Followed(known)
-        known.current()
-        for one in ids:
-            followed.follow(one, known.character(one).version)
-        assert followed.moved() == []
-    logged(client, referee, ids[2])
-    logged(client, referee, ids[4])
-    looked = []
-    character = known.character
-    monkeypatch.setattr(known, "character", lambda one: looked.append(one) or character(one))
-    with app.app_context():
-        assert sorted(followed.moved()) == sorted([ids[2], ids[4]])
-        assert sorted(looked) == sorted([ids[2], ids[4]])
-        assert followed.moved() == []  # told once
 
 
 def test_an_idle_stream_is_sent_a_comment_line_each_beat(app, player_link):
