@@ -225,12 +225,13 @@ def show(phase: Phase) -> dict:
         )
         figures.setdefault(kind, {})["wire per minute"] = per_minute
         if kind == "roster":
-            each = delta_characters(phase.bodies.get("roster", []))
+            kept = phase.bodies.get("roster", [])
+            each = delta_characters(kept)
             if each:
                 characters = each * len(full)
                 figures["roster"]["delta"] = (each, plain / characters, wire / characters)
                 print(
-                    f"    a roster delta: {each:,.0f} characters (on {len(phase.bodies['roster'])}"
+                    f"    a roster delta: {each:,.0f} characters (on {len(kept)}"
                     f" answers kept); {kilobytes(plain / characters)} a character unpacked,"
                     f" {kilobytes(wire / characters)} on the wire"
                 )
