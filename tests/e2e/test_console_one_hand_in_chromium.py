@@ -20,6 +20,7 @@ from larp_app.services.demo import load_demo
 from larp_app.services.entries import record_entry
 
 from .conftest import Server
+from .test_offline_in_chromium import roster_kept
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -293,6 +294,15 @@ def test_a_refusal_is_one_red_message_in_words_until_dismissed(app, server, brow
     page.clock.install()  # the page's timers run as ever, and can be run ahead
     log_in(page, base)
     open_console(page, base, character_id)
+    roster_kept(page)
+    # From here the phone hears nothing new (its polls of the state and of the roster are
+    # answered "unchanged"), and the next poll through that answer shows none was still on
+    # its way: the kill below stays unknown to it, however slow the machine.
+    unchanged = lambda route: route.fulfill(status=304)  # noqa: E731
+    context.route(f"**{API}/roster**", unchanged)
+    context.route(f"**{API}/characters/{character_id}/state**", unchanged)
+    with page.expect_request(f"**{API}/characters/{character_id}/state**"):
+        pass
     log_on_server(app, character_id, kind="kill", reason="test")  # the phone does not know yet
     bar_button(page, "hit").tap()
     feedback = page.locator("[data-feedback]")

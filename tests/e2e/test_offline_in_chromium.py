@@ -80,6 +80,11 @@ def ready_for_offline(page):
     # Installing precaches every script, style and the decoder (compressed on the way).
     kept_shells = wait_until(lambda: page.evaluate(kept), seconds=40)
     assert kept_shells, page.evaluate(WHAT_IS_KEPT)
+    roster_kept(page)
+
+
+def roster_kept(page):
+    """Wait until the roster is on the phone."""
     roster = "async () => (await import('/static/js/lib/roster.js')).rosterAt()"
     assert wait_until(lambda: page.evaluate(roster)), "the roster is not on the phone"
 
