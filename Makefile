@@ -78,8 +78,9 @@ lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
+# One process per core (pytest-xdist); the browser tests take turns in one of them.
 test: install translations lint
-	$(BIN)/pytest
+	$(BIN)/pytest -n auto --dist loadgroup
 
 # The fast tests alone (the engine, the rule systems, the folds' vectors, the house's
 # layering: no server, no browser), for the loop of a change; `make test` before a push.

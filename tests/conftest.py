@@ -17,6 +17,9 @@ from larp_app import create_app, database_uri
 # The demo's accounts get random passwords; the tests log in with these instead.
 DEMO_PASSWORDS = {"organiser": "organiser-demo", "referee": "referee-demo"}
 POSTGRES_URL = os.environ.get("LARP_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
+# `make test` runs the tests in several processes (pytest-xdist): each its own database.
+if worker := os.environ.get("PYTEST_XDIST_WORKER"):
+    POSTGRES_URL = f"{POSTGRES_URL}_{worker}"
 
 
 def pytest_generate_tests(metafunc):
