@@ -78,9 +78,10 @@ lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-# One process per core (pytest-xdist); the browser tests take turns in one of them.
+# One process per core (pytest-xdist); the browser tests take turns in one of them
+# (tests/conftest.py).
 test: install translations lint
-	$(BIN)/pytest -n auto --dist loadgroup
+	$(BIN)/pytest -n auto
 
 # The fast tests alone (the engine, the rule systems, the folds' vectors, the house's
 # layering: no server, no browser), for the loop of a change; `make test` before a push.

@@ -22,6 +22,20 @@ if worker := os.environ.get("PYTEST_XDIST_WORKER"):
     POSTGRES_URL = f"{POSTGRES_URL}_{worker}"
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """`make test` runs the tests in one process per core (pytest-xdist), each test wherever a
+    process is free, but the browser tests take turns in one process: each runs a Chromium of
+    its own, and one phone's "within 5 seconds" must not wait behind another test's browser."""
+    from xdist.scheduler import LoadScopeScheduling
+
+    class BrowsersTakeTurns(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return "browser" if nodeid.startswith("tests/e2e/") else nodeid
+
+    return BrowsersTakeTurns(config, log)
+
+
 def pytest_generate_tests(metafunc):
     """Tests marked ``both_databases`` run once on SQLite and once on PostgreSQL."""
     marked = metafunc.definition.get_closest_marker("both_databases")

@@ -2,7 +2,6 @@
 
 import shutil
 import threading
-from pathlib import Path
 
 import pytest
 from werkzeug.serving import make_server
@@ -11,16 +10,6 @@ from larp_app.extensions import db
 from larp_app.services.demo import load_demo
 
 from .camera import ARGS, CAMERA, CHROMIUM, write_y4m
-
-
-def pytest_collection_modifyitems(items):
-    """The browser tests take turns in one process when `make test` runs the tests in several
-    (pytest-xdist, --dist loadgroup): each runs a Chromium of its own, and one phone's "within
-    5 seconds" must not wait behind another test's browser."""
-    here = Path(__file__).parent
-    for item in items:
-        if item.path.is_relative_to(here):
-            item.add_marker(pytest.mark.xdist_group("chromium"))
 
 
 class Server:
