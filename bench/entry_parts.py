@@ -41,6 +41,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # Where a function's file lies, first match wins: a part of the house or a library.
 PARTS = (
+    ("templates (HTML)", ("/templates/",)),
     ("rules engine", ("larp_app/rules/", "larp_app/rulesets/")),
     ("keeping", ("larp_app/keeping/",)),
     ("use cases", ("larp_app/services/",)),
