@@ -10,12 +10,18 @@ the same database, as another gunicorn worker is) logs a note on ``--changed`` c
 board's page then asks for the changes since the version it holds, as its poll does
 (``board.json?since=``, bench/day_costs.py's "board, changed"). Only the polls are timed, half
 alone, half under the profiler; printed as bench/entry_parts.py prints an entry's.
+
+The garbage collector is set as a gunicorn worker's is (larp_app/serving.py): what the warm
+polls kept is frozen, and so is what survives each full collection (``--collector
+survivors``); ``--collector once`` freezes only after the warm polls. The full collections
+during the polls alone are counted, with the longest (it holds every request of the worker).
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import gc
 import os
 import shutil
 import tempfile
@@ -98,6 +104,31 @@ def polls(client, other, event_id, ids, changed, start, count, profiler=None) ->
     return spent / count
 
 
+class FullCollections:
+    """The full collections of the garbage collector while it is on: their pauses."""
+
+    def __init__(self):
+        self.pauses: list[float] = []
+        self.on = False
+        self._began = 0.0
+        gc.callbacks.append(self)
+
+    def __call__(self, phase: str, info: dict) -> None:
+        if info["generation"] != 2 or not self.on:
+            return
+        if phase == "start":
+            self._began = time.perf_counter()
+        else:
+            self.pauses.append(time.perf_counter() - self._began)
+
+    def show(self, polls: int) -> None:
+        longest = max(self.pauses, default=0.0)
+        print(
+            f"  full collections: {len(self.pauses)} in {polls} polls, the longest "
+            f"{longest * 1000:.0f} ms, {sum(self.pauses) * 1000:.0f} ms in all"
+        )
+
+
 def main() -> None:
     from scale import ENTRIES_PER_CHARACTER
 
@@ -106,6 +137,13 @@ def main() -> None:
     parser.add_argument("--polls", type=int, default=200)
     parser.add_argument("--changed", type=int, default=5, help="characters changed a poll (5)")
     parser.add_argument("--most", type=int, default=25, help="functions listed (25)")
+    parser.add_argument(
+        "--collector",
+        choices=("survivors", "once"),
+        default="survivors",
+        help="what is frozen: what survives each full collection (a worker's), or only "
+        "what the warm polls kept",
+    )
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="larp-board-parts-"))
     try:
@@ -119,12 +157,22 @@ def main() -> None:
 
         other = other_worker(app)
         polls(client, other, event_id, ids, args.changed, 0, 20)  # warm
+        gc.collect()
+        gc.freeze()  # as a worker does after its warm-up
+        if args.collector == "survivors":
+            from larp_app.serving import freeze_survivors
+
+            gc.callbacks.insert(0, freeze_survivors)
+        collections = FullCollections()
         half = args.polls // 2
+        collections.on = True
         plain = polls(client, other, event_id, ids, args.changed, 20, half)
+        collections.on = False
         profiler = cProfile.Profile()
         profiled = polls(client, other, event_id, ids, args.changed, 20 + half, half, profiler)
         what = f"changed board polls (200, ?since=), {args.changed} characters changed each"
         show(profiler, plain, profiled, half, len(ids), args.most, what)
+        collections.show(half)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 

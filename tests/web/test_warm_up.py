@@ -67,3 +67,27 @@ def test_a_worker_whose_turns_cannot_be_kept_warms_up_at_once(tmp_path):
     with serving.warm_up_turn(blocked / "warm-up", lambda: ran.append("waited"), turns=1):
         ran.append("warmed")
     assert ran == ["warmed"]
+
+
+def test_what_survives_a_full_collection_is_left_out_of_the_next_ones(monkeypatch):
+    """A worker's full collections walk only what was kept since the one before: the records
+    of its characters, new whenever they change, are not walked again and again."""
+    monkeypatch.setenv("LARP_WARM_UP", "0")
+    serving.gc.unfreeze()
+    serving.post_worker_init(object())  # a worker that does not warm up does this too
+    try:
+        assert serving.freeze_survivors in serving.gc.callbacks
+        kept = [[n] for n in range(5000)]  # what a worker keeps
+        serving.gc.collect(1)  # a young collection: nothing frozen
+        assert serving.gc.get_freeze_count() == 0
+        serving.gc.collect()
+        frozen = serving.gc.get_freeze_count()
+        assert frozen >= len(kept)
+        cycle = [kept]
+        cycle.append(cycle)  # kept since: walked by the next full collection alone
+        serving.gc.collect()
+        assert serving.gc.get_freeze_count() > frozen
+    finally:
+        while serving.freeze_survivors in serving.gc.callbacks:
+            serving.gc.callbacks.remove(serving.freeze_survivors)
+        serving.gc.unfreeze()
