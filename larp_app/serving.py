@@ -156,10 +156,10 @@ def freeze_survivors(phase: str, info: dict) -> None:
     (``gc.freeze``): a full collection then walks only what was kept since the one before,
     not every record a worker keeps. A worker's records are new whenever their characters
     change: on a 10,000-character event whose board changed 100 characters a poll, a full
-    collection walking them all held the worker 320-500 ms, 9 times in 100 polls; walking only
-    the new, 70-110 ms (``bench/board_parts.py``). Cycles among frozen objects that become
-    garbage are never freed: 200 objects more after 30,000 changes of a character there.
-    Called by the collector (``gc.callbacks``)."""
+    collection walking them all held the worker up to 405 ms, 16 times in 200 polls; walking
+    only the new, up to 88 ms (``bench/board_parts.py --changed 100 --polls 400``). Cycles
+    among frozen objects that become garbage are never freed: 200 objects more after 30,000
+    changes of a character there. Called by the collector (``gc.callbacks``)."""
     if phase == "stop" and info["generation"] == 2:
         gc.freeze()
 
