@@ -31,7 +31,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from entry_parts import show
-from scale import build_event
+from poll_parts import other_worker
+from scale import ENTRIES_PER_CHARACTER, build_event
 
 
 def build(folder: Path, characters: int):
@@ -130,8 +131,6 @@ class FullCollections:
 
 
 def main() -> None:
-    from scale import ENTRIES_PER_CHARACTER
-
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--characters", type=int, default=10_000)
     parser.add_argument("--polls", type=int, default=200)
@@ -153,8 +152,6 @@ def main() -> None:
             f"built {args.characters} characters, {ENTRIES_PER_CHARACTER} entries each, "
             f"in {time.monotonic() - began:.0f} s"
         )
-        from poll_parts import other_worker
-
         other = other_worker(app)
         polls(client, other, event_id, ids, args.changed, 0, 20)  # warm
         gc.collect()
