@@ -41,7 +41,7 @@ from .. import rules
 from ..extensions import db
 from ..models import Character, Entry, Event
 from ..rules.wire import sheet_to_wire, state_to_wire
-from ..services.events import event_settings
+from ..services.events import event_settings, settings_read
 from . import tags
 from .logs import log_cache, log_of
 from .tags import micros
@@ -227,8 +227,12 @@ class KeptContext:
         settings = json.loads(texts[1]) or {}
         if json.loads(larp_text) != self.larp or settings_key_of(settings) != self.settings:
             return False
-        self._texts = texts
+        self.read_from(larp_text, settings_text)
         return True
+
+    def read_from(self, larp_text: str, settings_text: str | None) -> None:
+        """These stored texts are this sheet's (``holds`` answers at once from now on)."""
+        self._texts = (larp_text, settings_text or "{}")
 
     def forms(self) -> tuple[rules.LarpSheet, dict[str, Any]]:
         """The sheet as a record keeps it: slim, and as the phone's fold reads it."""
@@ -296,13 +300,15 @@ class Held:
         )
 
 
-# A character's version, sheet and settings now (``Records.caught_up``), with each of its
-# entries stored after a row (its row id and fields; none: one row of nulls), read at once.
+# A character's version, sheet, settings and rule system now (``Records.caught_up``), with
+# each of its entries stored after a row (its row id and fields; none: one row of nulls),
+# read at once.
 CAUGHT_UP = (
     select(
         Character.version,
         cast(Character.larp, String),
         cast(Event.settings, String),
+        Event.ruleset,
         Entry.id,
         cast(Entry.fields, String),
     )
@@ -391,27 +397,24 @@ class Records:
         """The character's record at ``version``, from the one this worker keeps with the
         entries stored since folded on, read with ``rows`` (the quick answers' own reads,
         before Flask: keeping/known.py ``Known.rows``): no ORM object, one small query.
-        None when it cannot be had so (no record or parsed sheet kept, another sheet or
-        settings since, an entry that is not folded on, the character moved on meanwhile):
-        the full path folds then.
+        None when it cannot be had so (no record kept, another sheet or settings since, an
+        entry that is not folded on, the character moved on meanwhile): the full path folds
+        then.
 
-        The character's version and its entries are read in one statement, of one moment:
-        the record is never newer in name than in content."""
+        The character's version, sheet and entries are read in one statement, of one moment:
+        the record is never newer in name than in content. A sheet no longer kept parsed
+        (a few hundred are, the most recently used) is parsed from the text read there: in
+        a 10,000-character event, nearly every player page's character is one."""
         held = self.records.get(character_id)
-        sheet = self.contexts.get(character_id)
         # The row after which entries were stored since (0: the record folded none).
         after = held and (held.last_row if held.folded.last_at is not None else 0)
-        if (
-            held is None
-            or sheet is None
-            or after is None
-            or held.version >= version
-            or held.settings != sheet.settings
-            or held.sheet_digest != sheet.digest
-        ):
+        if held is None or after is None or held.version >= version:
             return None
         found = rows(CAUGHT_UP, {"character": character_id, "after": after})
-        if not found or found[0][0] != version or not sheet.holds(found[0][1], found[0][2]):
+        if not found or found[0][0] != version:
+            return None
+        sheet = self._sheet_read(character_id, *found[0][1:4])
+        if sheet is None or held.settings != sheet.settings or held.sheet_digest != sheet.digest:
             return None
         ruleset = sheet.ctx.ruleset.key
         new = [
@@ -427,6 +430,24 @@ class Records:
             if kept is None or kept.version < version:
                 self.records[character_id] = record
         return record
+
+    def _sheet_read(
+        self, character_id: int, larp_text: str, settings_text: str | None, ruleset: str
+    ) -> KeptContext | None:
+        """The character's sheet parsed from its stored texts (a larp sheet, its event's
+        settings, as ``CAUGHT_UP`` reads them): the one kept when it holds them, else parsed
+        now and kept (None: the texts cannot be read, the full path says why)."""
+        kept = self.contexts.get(character_id)
+        if kept is not None and kept.holds(larp_text, settings_text):
+            return kept
+        try:
+            larp = json.loads(larp_text)
+            key = settings_key_of(json.loads(settings_text or "{}"))
+            sheet = self.sheet_of(character_id, key, larp, settings_read(ruleset, key))
+        except (TypeError, ValueError, KeyError, rules.InvalidInput):
+            return None
+        sheet.read_from(larp_text, settings_text)
+        return sheet
 
     def poll_tag(self, record: Record, character_id: int, at: datetime) -> str | None:
         """``state_etag`` at ``at`` of a record this worker keeps (its poll window made now

@@ -48,12 +48,13 @@ def create_event(name: str, ruleset: str, settings: dict[str, Any] | None = None
 
 
 def event_settings(event: Event) -> rules.Settings:
-    return _settings(event.ruleset, json.dumps(event.settings or {}, sort_keys=True))
+    return settings_read(event.ruleset, json.dumps(event.settings or {}, sort_keys=True))
 
 
 @lru_cache(maxsize=64)
-def _settings(ruleset: str, settings_json: str) -> rules.Settings:
-    """Settings read once per worker for each distinct version of an event's settings."""
+def settings_read(ruleset: str, settings_json: str) -> rules.Settings:
+    """An event's settings (its rule system's key, its settings as JSON with sorted keys:
+    keeping/records.py ``settings_key_of``), read once per worker for each distinct version."""
     return rules.read_settings(json.loads(settings_json), ruleset)
 
 

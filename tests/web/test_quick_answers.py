@@ -6,6 +6,7 @@ referee taken off the event, a dismissal, a refusal."""
 
 from __future__ import annotations
 
+import json
 import time
 import uuid
 
@@ -161,6 +162,66 @@ def test_a_changed_state_is_answered_before_flask_with_the_full_paths_tag_header
         said = full.get_json()
         said = said["state"] if kind == "player page" else said
         assert (said["hp"], said["ap"]) == (state["hp"], state["ap"])
+
+
+@pytest.mark.parametrize("kind", ["console state by token", "player page"])
+def test_a_changed_state_whose_sheet_this_worker_no_longer_keeps_parsed_is_answered_before_flask(
+    app, client, other_worker, organiser, referee, phone, board, event_id, character_id,
+    secret, kind,
+):  # fmt: skip
+    """A worker keeps a few hundred sheets parsed, the most recently used; in a
+    10,000-character event a player page's character is rarely among them. Its change is
+    still answered before Flask (the sheet parsed from the text read with the entries),
+    with the full path's bytes."""
+    from larp_app.keeping.records import RECORDS
+
+    asker, url, headers = polls(event_id, character_id, secret, referee, phone, board, client)[kind]
+    first = asker.get(url, headers=headers)
+    assert first.status_code == 200
+    app.extensions[RECORDS].contexts.clear()  # as hundreds of other characters would
+    log(other_worker, character_id, organiser, kind="hit", damage=2, pierce=True)
+    with NoFlask(app):
+        quick = again(asker, url, first, headers)
+    assert quick.status_code == 200
+    assert character_id in app.extensions[RECORDS].contexts  # parsed, kept for what follows
+    with NoFlask(app):
+        assert again(asker, url, quick, headers).status_code == 304
+    quick_app = app.wsgi_app
+    app.wsgi_app = full_path_only(app)
+    try:
+        full = again(asker, url, first, headers)
+    finally:
+        app.wsgi_app = quick_app
+    assert full.status_code == 200
+    assert quick.data == full.data
+    assert quick.headers["ETag"] == full.headers["ETag"]
+
+
+def test_a_new_sheet_of_a_character_whose_sheet_is_not_kept_is_never_folded_with_the_old_one(
+    app, client, other_worker, referee, character_id
+):
+    """Its sheet changed by another hand (an operator's SQL here) while this worker kept it
+    no longer parsed: the record kept was folded with the old sheet, so the new state is
+    folded again (the full path), never stepped on from it."""
+    from larp_app.keeping.records import RECORDS
+
+    url = f"/api/v1/characters/{character_id}/state"
+    first = client.get(url, headers=referee)
+    assert first.status_code == 200
+    hp_max = first.get_json()["hp_max"]
+    assert first.get_json()["hp"] == hp_max  # unhurt: the new sheet's fold starts higher
+    app.extensions[RECORDS].contexts.clear()
+    with other_worker.application.app_context():
+        character = db.session.get(Character, character_id)
+        larp = {**character.larp, "hp_max": hp_max + 3}
+        db.session.execute(
+            db.text("UPDATE character SET larp = :larp WHERE id = :id"),
+            {"larp": json.dumps(larp), "id": character_id},
+        )
+        db.session.commit()
+    answered = again(client, url, first, referee)
+    assert answered.status_code == 200
+    assert (answered.get_json()["hp"], answered.get_json()["hp_max"]) == (hp_max + 3, hp_max + 3)
 
 
 @pytest.mark.parametrize("kind", ["console state by token", "player page"])
