@@ -675,6 +675,7 @@ class DayRun:
                 roster_version,
                 roster_kits,
                 self.encodings,
+                tuple(built.characters),
             )
 
         costs = {}

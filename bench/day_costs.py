@@ -12,6 +12,9 @@ the day's clients ask it:
   and compresses the new answer; the board and the roster are then asked as changes since
   the version held (``?since=``). On the stored-answer server the tag held is one it never
   gave, and it answers its body;
+- changed across the event: as changed, on more characters than a worker keeps parsed
+  (``SPREAD`` a client, none of them asked before), as a day's player pages each follow
+  their own character;
 - a state asked without a tag (200): nothing changed, the same answer made again (what this
   benchmark once called a changed state);
 - an entry through ``/sync``, one a request, hits and heals, notes, energy spent and
@@ -36,6 +39,9 @@ from entries import cpu_seconds, server_pids
 
 CLIENTS = 4
 CYCLE = 16  # characters a client changes in turn, at most
+# Characters a client changes in turn across the event: more than a worker keeps parsed
+# (keeping/records.py KEPT_CONTEXTS), as a day's player pages are, each its own character.
+SPREAD = 625
 
 
 UNCHANGED, CHANGED, UNTAGGED = "unchanged", "changed", "untagged"
@@ -47,6 +53,7 @@ class Kind:
     answer: str  # which of the stored answers it is: state, player, board, roster, entry
     asked: str  # UNCHANGED (the tag held: 304), CHANGED (a change first: 200), UNTAGGED
     target: float | None = None  # the issue's: app / stored answer at most this
+    spread: bool = False  # its characters across the event (SPREAD a client), none held first
 
     @property
     def changed(self) -> bool:
@@ -59,6 +66,8 @@ KINDS = (
     Kind("state, asked without a tag (200)", "state", UNTAGGED),
     Kind("player page, unchanged (304)", "player", UNCHANGED),
     Kind("player page, changed (200)", "player", CHANGED, 2.0),
+    Kind("state, changed, across the event", "state", CHANGED, 2.0, spread=True),
+    Kind("player page, changed, across the event", "player", CHANGED, 2.0, spread=True),
     Kind("board, unchanged (304)", "board", UNCHANGED),
     Kind("board, changed (200, ?since=)", "board", CHANGED),
     Kind("roster, unchanged (304)", "roster", UNCHANGED),
@@ -79,6 +88,7 @@ class Context:
     roster_version: str  # a version of the roster held before
     roster_kits: str  # the digests of its events' kits (lib/roster.js sends them: kits=)
     encodings: str | None  # Accept-Encoding
+    everyone: tuple[int, ...] = ()  # every character of the event (a spread kind's)
 
 
 class Changer:
@@ -130,8 +140,12 @@ class Client:
     def __init__(self, n: int, kind: Kind, context: Context, connection):
         self.n, self.kind, self.context, self.connection = n, kind, context, connection
         self.token = context.tokens[n % len(context.tokens)]
-        mine = context.characters[n::CLIENTS] or context.characters
-        self.characters = mine[:CYCLE] if kind.changed else mine[:1]
+        if kind.spread:
+            everyone = list(context.everyone or context.characters)
+            self.characters = everyone[n::CLIENTS][:SPREAD] or everyone
+        else:
+            mine = context.characters[n::CLIENTS] or context.characters
+            self.characters = mine[:CYCLE] if kind.changed else mine[:1]
         self.turn = itertools.count()
         self.held: dict = {}  # character (or "since") -> tag
         self.version = context.roster_version if kind.answer == "roster" else None
@@ -206,7 +220,10 @@ async def kind_loop(
         wire[str(status)] += len(payload)
         return status
 
-    if kind.answer != "entry":  # what each client holds, as a page open since the morning
+    # What each client holds, as a page open since the morning (a change is answered whole
+    # whatever tag is held: a spread kind's clients hold none, which the app also answers
+    # from the record brought up to the change).
+    if kind.answer != "entry" and not kind.spread:
         for client in clients:
             for character in client.characters:
                 if client.key(character) not in client.held:
