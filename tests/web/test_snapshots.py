@@ -265,3 +265,34 @@ def test_a_view_asked_a_moment_before_it_was_last_brought_to_is_not_built_again(
     assert view.at == now
     monkeypatch.setattr(clock, "now_utc", lambda: now - timedelta(minutes=5))
     assert kept.view(ctx, now - timedelta(minutes=5)) is not view  # a clock set back
+
+
+@pytest.mark.both_databases
+def test_the_entries_since_of_more_characters_than_one_statement_holds_are_all_read(ctx):
+    """A view brought up to date after thousands of characters changed (a board left a few
+    minutes on a 10,000-player day) reads the entries stored since for each of them: SQLite
+    refuses an expression nested deeper than 1,000, so they are read a few hundred at a
+    time, never refused (once answered 503 until the worker restarted)."""
+    from larp_app.keeping.records import rows_after
+
+    character = new_character(ctx)
+    now = now_utc()
+    first, second = (
+        rules.entry_from_stored(
+            {
+                "id": str(uuid.uuid4()),
+                "kind": "note",
+                "text": "x",
+                "at": rules.format_instant(now + timedelta(seconds=n)),
+            }
+        )
+        for n in range(2)
+    )
+    store(character, first)
+    after = db.session.scalar(db.select(Entry.id).where(Entry.client_id == first.id))
+    store(character, second)
+    asked = {character.id + n: 0 for n in range(1, 2_500)}  # no such characters: no entries
+    asked[character.id] = after
+    found = rows_after(asked, ctx.ruleset)
+    assert [entry.id for _, entry in found[character.id]] == [second.id]
+    assert found.keys() == {character.id}
