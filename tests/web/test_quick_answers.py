@@ -74,6 +74,16 @@ def again(client, url, first, headers=None, **kwargs):
     return client.get(url, headers=held, **kwargs)
 
 
+def again_through_flask(app, client, url, first, headers=None):
+    """``again``, answered by the full path alone (the quick answers set aside meanwhile)."""
+    quick = app.wsgi_app
+    app.wsgi_app = full_path_only(app)
+    try:
+        return again(client, url, first, headers)
+    finally:
+        app.wsgi_app = quick
+
+
 def polls(event_id, character_id, secret, referee, phone, board, client):
     """Each kind of poll: (who asks, the URL, headers)."""
     return {
@@ -105,12 +115,7 @@ def test_an_unchanged_poll_is_answered_before_flask_with_the_full_paths_tag_and_
     asker, url, headers = polls(event_id, character_id, secret, referee, phone, board, client)[kind]
     first = asker.get(url, headers=headers)
     assert first.status_code == 200
-    quick = app.wsgi_app
-    app.wsgi_app = full_path_only(app)
-    try:
-        full = again(asker, url, first, headers)
-    finally:
-        app.wsgi_app = quick
+    full = again_through_flask(app, asker, url, first, headers)
     assert full.status_code == 304
     with NoFlask(app):
         answered = again(asker, url, first, headers)
@@ -139,12 +144,7 @@ def test_a_changed_state_is_answered_before_flask_with_the_full_paths_tag_header
     with NoFlask(app):
         quick = again(asker, url, first, headers)
     assert quick.status_code == 200
-    quick_app = app.wsgi_app
-    app.wsgi_app = full_path_only(app)
-    try:
-        full = again(asker, url, first, headers)
-    finally:
-        app.wsgi_app = quick_app
+    full = again_through_flask(app, asker, url, first, headers)
     assert full.status_code == 200
     assert quick.data == full.data  # the same bytes, encoded alike
     ignored = {"Set-Cookie", "Date"}
@@ -186,12 +186,7 @@ def test_a_changed_state_whose_sheet_this_worker_no_longer_keeps_parsed_is_answe
     assert character_id in app.extensions[RECORDS].contexts  # parsed, kept for what follows
     with NoFlask(app):
         assert again(asker, url, quick, headers).status_code == 304
-    quick_app = app.wsgi_app
-    app.wsgi_app = full_path_only(app)
-    try:
-        full = again(asker, url, first, headers)
-    finally:
-        app.wsgi_app = quick_app
+    full = again_through_flask(app, asker, url, first, headers)
     assert full.status_code == 200
     assert quick.data == full.data
     assert quick.headers["ETag"] == full.headers["ETag"]
