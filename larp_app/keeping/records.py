@@ -225,22 +225,15 @@ class KeptContext:
     ctx: rules.Context
     digest: bytes  # of ``larp`` (larp_digest)
     _forms: tuple[rules.LarpSheet, dict[str, Any]] | None = None
-    # The larp sheet's and the settings' stored text once found to be these (``holds``).
+    # The larp sheet's and the settings' stored text once found to be these (``read_from``).
     _texts: tuple[str, str] | None = None
 
-    def holds(self, larp_text: str, settings_text: str | None) -> bool:
-        """Whether the stored texts of a larp sheet and settings are this one's."""
-        texts = (larp_text, settings_text or "{}")
-        if texts == self._texts:
-            return True
-        settings = json.loads(texts[1]) or {}
-        if json.loads(larp_text) != self.larp or settings_key_of(settings) != self.settings:
-            return False
-        self.read_from(larp_text, settings_text)
-        return True
+    def was_read_from(self, larp_text: str, settings_text: str | None) -> bool:
+        """Whether these stored texts of a larp sheet and settings are known to be this one's."""
+        return (larp_text, settings_text or "{}") == self._texts
 
     def read_from(self, larp_text: str, settings_text: str | None) -> None:
-        """These stored texts are this sheet's (``holds`` answers at once from now on)."""
+        """These stored texts are this sheet's (``was_read_from`` says so from now on)."""
         self._texts = (larp_text, settings_text or "{}")
 
     def forms(self) -> tuple[rules.LarpSheet, dict[str, Any]]:
@@ -445,9 +438,10 @@ class Records:
     ) -> KeptContext | None:
         """The character's sheet parsed from its stored texts (a larp sheet, its event's
         settings, as ``CAUGHT_UP`` reads them): the one kept when it holds them, else parsed
-        now and kept (None: the texts cannot be read, the full path says why)."""
+        now and kept (None: the texts cannot be read, the full path says why). ``sheet_of``
+        compares the content: the kept one is kept when only the texts were not known."""
         kept = self.contexts.get(character_id)
-        if kept is not None and kept.holds(larp_text, settings_text):
+        if kept is not None and kept.was_read_from(larp_text, settings_text):
             return kept
         try:
             larp = json.loads(larp_text)

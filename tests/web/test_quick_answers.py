@@ -14,6 +14,7 @@ import pytest
 
 from larp_app import rules
 from larp_app.extensions import db
+from larp_app.keeping.records import RECORDS
 from larp_app.models import ApiToken, Character, Mark, RefereeEvent, User, WebSession
 from larp_app.services.clock import now_utc
 
@@ -173,8 +174,6 @@ def test_a_changed_state_whose_sheet_this_worker_no_longer_keeps_parsed_is_answe
     10,000-character event a player page's character is rarely among them. Its change is
     still answered before Flask (the sheet parsed from the text read with the entries),
     with the full path's bytes."""
-    from larp_app.keeping.records import RECORDS
-
     asker, url, headers = polls(event_id, character_id, secret, referee, phone, board, client)[kind]
     first = asker.get(url, headers=headers)
     assert first.status_code == 200
@@ -198,8 +197,6 @@ def test_a_new_sheet_of_a_character_whose_sheet_is_not_kept_is_never_folded_with
     """Its sheet changed by another hand (an operator's SQL here) while this worker kept it
     no longer parsed: the record kept was folded with the old sheet, so the new state is
     folded again (the full path), never stepped on from it."""
-    from larp_app.keeping.records import RECORDS
-
     url = f"/api/v1/characters/{character_id}/state"
     first = client.get(url, headers=referee)
     assert first.status_code == 200

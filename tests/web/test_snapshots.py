@@ -15,7 +15,7 @@ from sqlalchemy import insert
 
 from larp_app import rules
 from larp_app.extensions import db
-from larp_app.keeping.records import Records, records, state_of
+from larp_app.keeping.records import Records, records, rows_after, state_of
 from larp_app.keeping.views import Since, Views, views
 from larp_app.models import Character, Entry, Event
 from larp_app.services import clock
@@ -273,8 +273,6 @@ def test_the_entries_since_of_more_characters_than_one_statement_holds_are_all_r
     minutes on a 10,000-player day) reads the entries stored since for each of them: SQLite
     refuses an expression nested deeper than 1,000, so they are read a few hundred at a
     time, never refused (once answered 503 until the worker restarted)."""
-    from larp_app.keeping.records import rows_after
-
     character = new_character(ctx)
     now = now_utc()
     first, second = (
