@@ -9,9 +9,14 @@ the day's clients ask it:
 - changed (200): on the app, each ask comes after a note logged on its character beside the
   server (in this process, through the app's own service, as another referee's entry
   through another worker), so the app finds the change from the database and folds, renders
-  and compresses the new answer; the board and the roster are then asked as changes since
-  the version held (``?since=``). On the stored-answer server the tag held is one it never
-  gave, and it answers its body;
+  and compresses the new answer. A state or a player page is asked of each of ``CYCLE``
+  characters in turn after one commit changed them all, so that the clients ask back to
+  back as the stored-answer server's do: one change a request, each waited for, left the
+  workers idle between requests, and an idle worker's wake-up costs as much CPU again as a
+  stored answer (measured: the stored-answer server asked at that pace, 0.82 ms an answer
+  against 0.45 ms back to back). The board and the roster are asked after each change, as
+  changes since the version held (``?since=``). On the stored-answer server the tag held is
+  one it never gave, and it answers its body;
 - changed across the event: as changed, on more characters than a worker keeps parsed
   (``SPREAD`` a client, none of them asked before), as a day's player pages each follow
   their own character;
@@ -109,18 +114,20 @@ class Changer:
         self.context = self.app.app_context()
         self.context.push()
 
-    def _change(self, character_id: int) -> None:
+    def _change(self, characters: list[int]) -> None:
         from larp_app.extensions import db
         from larp_app.models import Character
         from larp_app.services.entries import record_entry
 
-        character = db.session.get(Character, character_id)
-        note = {"id": str(uuid.uuid4()), "at": now_z(), "kind": "note", "text": "bench"}
-        record_entry(character, note, None)
+        for character_id in characters:
+            character = db.session.get(Character, character_id)
+            note = {"id": str(uuid.uuid4()), "at": now_z(), "kind": "note", "text": "bench"}
+            record_entry(character, note, None)
         db.session.commit()
 
-    async def change(self, character_id: int) -> None:
-        await asyncio.get_running_loop().run_in_executor(self.pool, self._change, character_id)
+    async def change(self, characters: list[int]) -> None:
+        """A note on each of ``characters``, in one commit."""
+        await asyncio.get_running_loop().run_in_executor(self.pool, self._change, characters)
 
     def close(self) -> None:
         def closing():
@@ -229,20 +236,29 @@ async def kind_loop(
                 if client.key(character) not in client.held:
                     await ask(client, character, None)
 
+    # A state or a player page is asked about each character of a batch after one commit
+    # changed them all (a busy worker: one wake-up, one look at the marks, for several
+    # answers); the board and the roster after each change (a delta of one).
+    changed = kind.asked == CHANGED and kind.answer != "entry"
+    batch = CYCLE if kind.answer in ("state", "player") else 1
+
     async def run(client: Client, deadline: float):
         loop = asyncio.get_running_loop()
-        for character in itertools.cycle(client.characters):
+        mine = client.characters
+        for characters in itertools.cycle(
+            [mine[n : n + batch] for n in range(0, len(mine), batch)]
+        ):
             if loop.time() >= deadline:
                 return
-            tag = client.held.get(client.key(character))
-            if kind.asked == UNTAGGED:
-                tag = None
-            elif kind.asked == CHANGED and kind.answer != "entry":
-                if changer is not None:
-                    await changer.change(character)
-                else:
+            if changed and changer is not None:
+                await changer.change(characters)
+            for character in characters:
+                tag = client.held.get(client.key(character))
+                if kind.asked == UNTAGGED:
+                    tag = None
+                elif changed and changer is None:
                     tag = STALE
-            counted[str(await ask(client, character, tag))] += 1
+                counted[str(await ask(client, character, tag))] += 1
 
     wire.clear()  # (what the clients loaded first is not counted)
     start = measure()

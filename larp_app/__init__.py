@@ -37,6 +37,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     private_umask()  # the database, backups, archives and prints: this account's only
     app = configured_flask(__name__, test_config)
+    from .web.templating import Environment
+
+    app.jinja_environment = Environment  # before anything loads a template (web/templating.py)
     app.config["SQLALCHEMY_DATABASE_URI"] = database_uri(
         app.config.get("SQLALCHEMY_DATABASE_URI"), Path(app.instance_path)
     )

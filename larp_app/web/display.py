@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 from flask import Flask, current_app, request
 from flask_babel import format_datetime, format_decimal, format_time, get_locale
 from flask_babel import gettext as _
+from markupsafe import Markup
 
 from .. import rules
 from ..messages import kind_label, kind_owner, refusal_message, ruleset_text
@@ -111,6 +113,32 @@ def number(value: float | int | None, format: str | None = None) -> str:
     return "" if value is None else format_decimal(value, format)
 
 
+def live_words(key: str | None) -> dict[str, Any]:
+    """What the player's live part (templates/player/live.html) says, in the page's
+    language: its rule system's names of the quantities (``ap`` and ``energy`` None where it
+    does not track them), and the part's own words. Found once a rule system and language:
+    the part is rendered again at every change of a character."""
+    return _live_words(key, str(get_locale() or "en"))
+
+
+@lru_cache(maxsize=64)
+def _live_words(key: str | None, locale: str) -> dict[str, Any]:
+    names = {q: quantity_name(key, q) if tracks(key, q) else None for q in ("ap", "energy")}
+    # (Translations are trusted, as the templates' own _() marks them.)
+    return {
+        "hp": quantity_name(key, "hp"),
+        **names,
+        "dies_in": Markup(_("Dies in")),
+        "unless_healed": Markup(_("unless a healer reaches you.")),
+        "dead_since": Markup(_("Dead since")),
+        "destroyed": Markup(_("destroyed")),
+        "in": Markup(_("in")),
+        "statuses": Markup(_("Statuses")),
+        "until_ended": Markup(_("until a referee ends it")),
+        "none": Markup(_("None.")),
+    }
+
+
 def register(app: Flask) -> None:
     # Times are shown in BABEL_DEFAULT_TIMEZONE (UTC) as each language writes them.
     app.jinja_env.filters.update(
@@ -140,4 +168,5 @@ def register(app: Flask) -> None:
         derived_name=derived_name,
         status_name=status_name,
         figures_shown=figures_shown,
+        live_words=live_words,
     )

@@ -133,3 +133,27 @@ def test_the_page_is_read_only(client, cast):
     secret = cast["Ladro Matteo Conti"]
     assert client.post(f"/p/{secret}").status_code in (400, 405)
     assert client.post(f"/p/{secret}/live.json").status_code in (400, 405)
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("it", ["Muore tra", "a meno che un guaritore non ti raggiunga.", "Status", "Punti Vita"]),
+        ("es", ["Muere en", "a menos que un sanador llegue hasta ti.", "Estados"]),
+        ("en", ["Dies in", "unless a healer reaches you.", "Statuses"]),
+    ],
+)
+def test_the_live_part_speaks_each_page_s_language_one_after_another(
+    app, client, cast, language, words
+):
+    name = "Guardia Tobia Sala"
+    log(app, name, "hit", blows=10, pierce=True, seconds_ago=60)  # dying: every word shown
+    # Each language asked in turn, the page's own last: the words found for one language
+    # are never another's.
+    for other in [*(lang for lang in ("it", "es", "en") if lang != language), language]:
+        twin = client.get(f"/p/{cast[name]}/live.json", headers={"Accept-Language": other})
+    part = html.unescape(twin.get_json()["html"])
+    for word in words:
+        assert word in part
+    others = {"it": "Muore tra", "es": "Muere en", "en": "Dies in"}
+    assert [w for lang, w in others.items() if lang != language and w in part] == []
