@@ -132,7 +132,7 @@ def _live_words(key: str | None, locale: str) -> dict[str, Any]:
         "unless_healed": Markup(_("unless a healer reaches you.")),
         "dead_since": Markup(_("Dead since")),
         "destroyed": Markup(_("destroyed")),
-        "in": Markup(_("in")),
+        "next_in": Markup(_("in")),
         "statuses": Markup(_("Statuses")),
         "until_ended": Markup(_("until a referee ends it")),
         "none": Markup(_("None.")),
