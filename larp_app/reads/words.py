@@ -3,6 +3,7 @@ page, export and printed sheet calls its quantities, wound levels and derived va
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from flask_babel import get_locale
@@ -41,9 +42,16 @@ def _known(key: str | None) -> bool:
 
 def wound_shown(wound: str, key: str | None, level: str | None = None) -> dict[str, Any]:
     """A wound level as a page shows it: ``icon`` and ``word``; where the rule system keeps a
-    wound track of its own (a state's ``level``), the word is that level's."""
-    said = ruleset_words(key)
-    declared = said["wounds"].get(wound) or NEUTRAL.in_language(_language(), "en")["wounds"].get(
+    wound track of its own (a state's ``level``), the word is that level's. Found once a
+    level and language (a board renders it for every changed character); read, never
+    changed, by whoever asks."""
+    return _wound_shown(wound, key, level, _language())
+
+
+@lru_cache(maxsize=1024)
+def _wound_shown(wound: str, key: str | None, level: str | None, locale: str) -> dict[str, Any]:
+    said = ruleset_words(key, locale)
+    declared = said["wounds"].get(wound) or NEUTRAL.in_language(locale, "en")["wounds"].get(
         wound, {"word": wound, "icon": "?", "severity": 0}
     )
     word = said["levels"].get(level) if level else None

@@ -114,20 +114,26 @@ def number(value: float | int | None, format: str | None = None) -> str:
 
 
 def live_words(key: str | None) -> dict[str, Any]:
-    """What the player's live part (templates/player/live.html) says, in the page's
-    language: its rule system's names of the quantities (``ap`` and ``energy`` None where it
-    does not track them), and the part's own words. Found once a rule system and language:
-    the part is rendered again at every change of a character."""
+    """What a character's live parts say, in the page's language: the player's
+    (templates/player/live.html) and a line of the organiser's board
+    (templates/organiser/board_row.html). Its rule system's names of the quantities, long
+    and short (``ap`` and ``energy`` None where it does not track them), and the parts' own
+    words. Found once a rule system and language: the parts are rendered again at every
+    change of a character."""
     return _live_words(key, str(get_locale() or "en"))
 
 
 @lru_cache(maxsize=64)
 def _live_words(key: str | None, locale: str) -> dict[str, Any]:
-    names = {q: quantity_name(key, q) if tracks(key, q) else None for q in ("ap", "energy")}
+    tracked = {q: q == "hp" or tracks(key, q) for q in ("hp", "ap", "energy")}
+    names = {q: quantity_name(key, q) if tracked[q] else None for q in tracked}
+    shorts = {
+        f"{q}_short": quantity_name(key, q, short=True) if tracked[q] else None for q in tracked
+    }
     # (Translations are trusted, as the templates' own _() marks them.)
     return {
-        "hp": quantity_name(key, "hp"),
         **names,
+        **shorts,
         "dies_in": Markup(_("Dies in")),
         "unless_healed": Markup(_("unless a healer reaches you.")),
         "dead_since": Markup(_("Dead since")),
@@ -136,6 +142,8 @@ def _live_words(key: str | None, locale: str) -> dict[str, Any]:
         "statuses": Markup(_("Statuses")),
         "until_ended": Markup(_("until a referee ends it")),
         "none": Markup(_("None.")),
+        "present": Markup(_("present")),
+        "not_checked_in": Markup(_("not checked in")),
     }
 
 

@@ -15,7 +15,7 @@ from larp_app.services.clock import now_utc
 from larp_app.services.demo import load_demo
 from larp_app.services.entries import log_of, record_entry, state_of
 
-from .helpers import log_in, make_user
+from .helpers import log_in, make_user, post_form
 
 AT = re.compile(r'name="at" value="([^"]+)"')
 TOKEN = re.compile(r'name="csrf_token" value="([^"]+)"')
@@ -464,3 +464,28 @@ def test_recent_entries_are_the_events_own_latest_beside_a_busier_event(
     recent = organiser.get("/events/1/board.json").get_json()["recent"]
     assert {e["id"] for e in recent} == set(expected)
     assert set(quiet) <= {e["id"] for e in recent}
+
+
+@pytest.mark.parametrize(
+    "language, words",
+    [
+        ("it", ["non registrato all'arrivo", "Punti Vita"]),
+        ("es", ["sin registrar a la llegada"]),
+        ("en", ["not checked in"]),
+    ],
+)
+def test_a_board_line_speaks_each_page_s_language_one_after_another(
+    app, organiser, cast, language, words
+):
+    log(app, "Guardia Tobia Sala", "hit", blows=1)  # its line rendered anew in each language
+    # Each language chosen in turn, the page's own last: the words found for one language
+    # are never another's.
+    for other in [*(lang for lang in ("it", "es", "en") if lang != language), language]:
+        post_form(organiser, "/language", {"lang": other, "next": "/events"}, page="/events")
+        page = html.unescape(organiser.get("/events/1/board").get_data(as_text=True))
+    line = page[page.index('data-character="' + str(cast["Guardia Tobia Sala"]) + '"') :]
+    line = line[: line.index("</li>")]
+    for word in words:
+        assert word in line
+    others = {"it": "non registrato", "es": "sin registrar", "en": "not checked in"}
+    assert [w for lang, w in others.items() if lang != language and w in line] == []
