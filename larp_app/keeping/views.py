@@ -89,6 +89,8 @@ class Row:
     withdrawn: bool = False  # out of the event: no phone keeps it
     # Its badges as the database keeps them: (digest, active), for the secret and the code.
     badges: tuple[tuple[str, bool], ...] = ()
+    # Its badges as the phones' roster writes them (reads/roster.py ``badge_lines``).
+    roster_badges: tuple[tuple[tuple[str, str], ...], tuple[str, ...]] | None = None
 
 
 @dataclass

@@ -285,12 +285,20 @@ def row_json(row: Row, event_id: int) -> str:
 
 
 def roster_text(data: dict[str, Any]) -> str:
-    """A roster from ``phone_roster`` as JSON text: its events and characters are JSON text
-    already."""
-    rest = {k: v for k, v in data.items() if k not in ("events", "characters")}
-    head = current_app.json.dumps(rest)
+    """A roster from ``phone_roster`` as JSON text, as ``json.dumps`` writes its keys in
+    order: its events and characters are JSON text already, and its badges too (each
+    ``"hash": id``, by hash)."""
+    dumps = current_app.json.dumps
+    badges = data["badges"]
+    head = ", ".join(
+        f'"{key}": ' + ("{" + ", ".join(badges[h] for h in sorted(badges)) + "}")
+        if key == "badges"
+        else f"{dumps(key)}: {dumps(data[key])}"
+        for key in sorted(data)
+        if key not in ("events", "characters")
+    )
     events, characters = ",".join(data["events"]), ",".join(data["characters"])
-    return f'{head[:-1]},"events":[{events}],"characters":[{characters}]}}'
+    return f'{{{head},"events":[{events}],"characters":[{characters}]}}'
 
 
 def read_roster_token(text: str | None) -> dict[int, Since] | None:
@@ -359,13 +367,31 @@ def phone_roster(
 
 
 def _badges(rows: list[tuple[Row, int]], whole: bool) -> dict[str, Any]:
-    """The active badges' hashes of these rows (kept by the view, keeping/views.py);
-    for a delta (not ``whole``), the revoked ones' to forget, a withdrawn character's too."""
-    active, revoked = {}, []
+    """The active badges' hashes of these rows (kept by the view, keeping/views.py), each
+    with its line of the roster's ``badges`` (``roster_text``); for a delta (not ``whole``),
+    the revoked ones' to forget, a withdrawn character's too."""
+    active: dict[str, str] = {}
+    revoked: list[str] = []
     for row, event_id in rows:
-        for digest, usable in row.badges:
-            if usable and not row.withdrawn:
-                active[salted_badge_hash(event_id, digest)] = row.id
-            elif not whole:
-                revoked.append(salted_badge_hash(event_id, digest))
+        lines, gone = badge_lines(row, event_id)
+        active.update(lines)
+        if not whole:
+            revoked += gone
     return {"badges": active, "revoked": revoked}
+
+
+def badge_lines(row: Row, event_id: int) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
+    """The row's usable badges as (hash, its ``"hash": id`` line), and its other badges'
+    hashes (all of them for a withdrawn character); found once a row (a new one is placed at
+    every change of its character, its badges' included)."""
+    kept = row.roster_badges
+    if kept is None:
+        usable, other = [], []
+        for digest, active in row.badges:
+            salted = salted_badge_hash(event_id, digest)
+            if active and not row.withdrawn:
+                usable.append((salted, f'"{salted}": {row.id}'))
+            else:
+                other.append(salted)
+        kept = row.roster_badges = (tuple(usable), tuple(other))
+    return kept
