@@ -225,16 +225,26 @@ class KeptContext:
     ctx: rules.Context
     digest: bytes  # of ``larp`` (larp_digest)
     _forms: tuple[rules.LarpSheet, dict[str, Any]] | None = None
-    # The larp sheet's and the settings' stored text once found to be these (``read_from``).
-    _texts: tuple[str, str] | None = None
+    # The larp sheet's and the settings' stored texts once found to be these (``read_from``,
+    # ``larp_read_from``).
+    _larp_text: str | None = None
+    _settings_text: str | None = None
 
     def was_read_from(self, larp_text: str, settings_text: str | None) -> bool:
         """Whether these stored texts of a larp sheet and settings are known to be this one's."""
-        return (larp_text, settings_text or "{}") == self._texts
+        return larp_text == self._larp_text and (settings_text or "{}") == self._settings_text
 
     def read_from(self, larp_text: str, settings_text: str | None) -> None:
         """These stored texts are this sheet's (``was_read_from`` says so from now on)."""
-        self._texts = (larp_text, settings_text or "{}")
+        self._larp_text, self._settings_text = larp_text, settings_text or "{}"
+
+    def larp_read_from(self, larp_text: str) -> bool:
+        """Whether this stored text of a larp sheet is known to be this one's."""
+        return larp_text == self._larp_text
+
+    def read_larp_from(self, larp_text: str) -> None:
+        """This stored text of a larp sheet is this one's (``larp_read_from`` says so)."""
+        self._larp_text = larp_text
 
     def forms(self) -> tuple[rules.LarpSheet, dict[str, Any]]:
         """The sheet as a record keeps it: slim, and as the phone's fold reads it."""
@@ -367,6 +377,20 @@ class Records:
         while len(self.contexts) > self.kept_contexts:
             self.contexts.popitem(last=False)
         return kept
+
+    def sheet_from_text(
+        self, character_id: int, key: str, larp_text: str, settings: rules.Settings
+    ) -> KeptContext:
+        """``sheet_of`` from the larp sheet's stored text (as an event's view reads it): the
+        one kept when it was read from that very text, with no parse; else parsed and kept
+        (``sheet_of`` compares the content), the text known to be its own from now on."""
+        kept = self.contexts.get(character_id)
+        if kept is not None and kept.settings == key and kept.larp_read_from(larp_text):
+            self.contexts.move_to_end(character_id)
+            return kept
+        sheet = self.sheet_of(character_id, key, json.loads(larp_text), settings)
+        sheet.read_larp_from(larp_text)
+        return sheet
 
     def kept_context(self, character: Character) -> KeptContext:
         """The character's sheet parsed, with its digest: two records folded with the same

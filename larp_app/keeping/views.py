@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from flask import current_app
-from sqlalchemy import select
+from sqlalchemy import String, cast, select
 
 from .. import rules
 from ..extensions import db
@@ -184,7 +184,9 @@ CHARACTER_COLUMNS = (
     Character.name,
     Character.player,
     Character.faction,
-    Character.larp,
+    # As stored: a sheet kept parsed from the same text is not parsed again
+    # (keeping/records.py ``Records.sheet_from_text``).
+    cast(Character.larp, String).label("larp_text"),
     Character.present_at,
     Character.withdrawn_at,
 )
@@ -325,7 +327,7 @@ class Views:
                 folded, refused, last_row, digest = kept_folds.loads(data)
             except Exception:
                 continue
-            sheet = self.kept.sheet_of(character.id, key, character.larp, settings)
+            sheet = self.kept.sheet_from_text(character.id, key, character.larp_text, settings)
             if version != character.version and (digest != sheet.digest or last_row is None):
                 continue  # another sheet since: folded whole
             kept = self.kept.records.get(character.id)
@@ -378,7 +380,7 @@ class Views:
                 if record.version == character.version:
                     found[character.id] = (record, None)
                     continue
-                sheet = self.kept.sheet_of(character.id, key, character.larp, settings)
+                sheet = self.kept.sheet_from_text(character.id, key, character.larp_text, settings)
                 if record.sheet_digest == sheet.digest and record.last_row is not None:
                     behind[character.id] = (record, sheet)
                     continue
@@ -396,7 +398,7 @@ class Views:
         if whole:
             logs = _logs([c.id for c in whole], event.id)
             for character in whole:
-                sheet = self.kept.sheet_of(character.id, key, character.larp, settings)
+                sheet = self.kept.sheet_from_text(character.id, key, character.larp_text, settings)
                 log = logs.get(character.id, [])
                 last_row = logs.last_rows.get(character.id)
                 found[character.id] = (
@@ -406,7 +408,7 @@ class Views:
         return found
 
     def _place(self, view, character, settings, key, record, log, now, badges=()) -> Row:
-        sheet = self.kept.sheet_of(character.id, key, character.larp, settings)
+        sheet = self.kept.sheet_from_text(character.id, key, character.larp_text, settings)
         ctx = sheet.ctx
         committed = character.id not in uncommitted()
         if committed:
@@ -420,7 +422,7 @@ class Views:
             character.name,
             character.player,
             character.faction,
-            spending(character.larp),
+            spending(sheet.larp),
             record,
             character.present_at is not None,
             character.withdrawn_at is not None,
@@ -464,7 +466,9 @@ class Views:
                 chunk = due_ids[start : start + BUILD_CHUNK]
                 larps = dict(
                     db.session.execute(
-                        select(Character.id, Character.larp).where(Character.id.in_(chunk))
+                        select(Character.id, cast(Character.larp, String)).where(
+                            Character.id.in_(chunk)
+                        )
                     ).all()
                 )
                 later = [
@@ -475,7 +479,9 @@ class Views:
                 logs = _logs(later, event.id) if later else {}
                 for character_id in chunk:
                     row = view.rows[character_id]
-                    ctx = self.kept.sheet_of(character_id, key, larps[character_id], settings).ctx
+                    ctx = self.kept.sheet_from_text(
+                        character_id, key, larps[character_id], settings
+                    ).ctx
                     record = row.record
                     log = logs.get(character_id) if character_id in later else None
                     record.at(ctx, now, log, committed=character_id not in uncommitted())

@@ -3,12 +3,14 @@ roster asked again after an entry, a new sheet or a new badge says what the log 
 
 from __future__ import annotations
 
+import json
 import uuid
 from datetime import timedelta
 
 import pytest
 
 from larp_app import rules
+from larp_app.keeping.records import RECORDS, Records
 from larp_app.services.clock import now_utc
 
 from .conftest import auth
@@ -78,3 +80,41 @@ def test_a_whole_roster_asked_again_shows_what_time_alone_changed(
         monkeypatch.setattr(f"{module}.now_utc", lambda: later)
     after, _ = line(client, tokens["referee"], character_id)
     assert after["state"]["energy"] == first["state"]["energy"]
+
+
+def test_a_sheet_read_again_as_it_was_stored_is_not_parsed_again_and_a_new_one_is(
+    app, client, other_worker, tokens, character_id, sql, monkeypatch
+):
+    """A worker's view reads the characters changed since (another worker's entry, an
+    operator's SQL): a sheet whose stored text is the one it parsed is not parsed again;
+    a new text is, and the roster shows it."""
+    first, _ = line(client, tokens["referee"], character_id)  # this worker's view: parsed
+    parsed = []
+    real, kept = Records.sheet_of, app.extensions[RECORDS]
+
+    def sheet_of(self, character, *args):
+        if self is kept:  # (not the other worker's)
+            parsed.append(character)
+        return real(self, character, *args)
+
+    monkeypatch.setattr(Records, "sheet_of", sheet_of)
+    hit = {"id": str(uuid.uuid4()), "kind": "hit", "damage": 1, "pierce": True, "at": now()}
+    posted = other_worker.post(
+        f"/api/v1/characters/{character_id}/entries", json=hit, headers=auth(tokens["referee"])
+    )
+    assert posted.status_code == 201
+    hit_line, _ = line(client, tokens["referee"], character_id)
+    assert hit_line["state"]["hp"] == first["state"]["hp"] - 1
+    assert parsed == []
+
+    (stored,) = sql("SELECT larp FROM character WHERE id = :id", id=character_id).scalars()
+    larp = json.loads(stored) if isinstance(stored, str) else stored
+    larp["hp_max"] += 2
+    sql(
+        "UPDATE character SET larp = :larp WHERE id = :id",
+        larp=json.dumps(larp),
+        id=character_id,
+    )
+    new_line, _ = line(client, tokens["referee"], character_id)
+    assert parsed == [character_id]
+    assert new_line["sheet"]["hp_max"] == first["sheet"]["hp_max"] + 2
