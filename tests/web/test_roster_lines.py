@@ -31,11 +31,7 @@ def test_a_whole_roster_asked_again_shows_each_change_since_the_last(
     client, tokens, organiser, character_id
 ):
     first, _ = line(client, tokens["referee"], character_id)
-    hit = {"id": str(uuid.uuid4()), "kind": "hit", "damage": 1, "pierce": True, "at": now()}
-    posted = client.post(
-        f"/api/v1/characters/{character_id}/entries", json=hit, headers=auth(tokens["referee"])
-    )
-    assert posted.status_code == 201
+    hit_one_point(client, tokens["referee"], character_id)
     after_hit, _ = line(client, tokens["referee"], character_id)
     assert after_hit["state"]["hp"] == first["state"]["hp"] - 1
     assert after_hit["state"]["fold"]["hp"] == after_hit["state"]["hp"]
@@ -56,6 +52,15 @@ def test_a_whole_roster_asked_again_shows_each_change_since_the_last(
 
 def now() -> str:
     return rules.format_instant(now_utc())
+
+
+def hit_one_point(client, token, character_id):
+    """A referee's piercing hit of one point, logged now through ``client``."""
+    hit = {"id": str(uuid.uuid4()), "kind": "hit", "damage": 1, "pierce": True, "at": now()}
+    posted = client.post(
+        f"/api/v1/characters/{character_id}/entries", json=hit, headers=auth(token)
+    )
+    assert posted.status_code == 201
 
 
 def test_a_whole_roster_asked_again_shows_what_time_alone_changed(
@@ -98,11 +103,7 @@ def test_a_sheet_read_again_as_it_was_stored_is_not_parsed_again_and_a_new_one_i
         return real(self, character, *args)
 
     monkeypatch.setattr(Records, "sheet_of", sheet_of)
-    hit = {"id": str(uuid.uuid4()), "kind": "hit", "damage": 1, "pierce": True, "at": now()}
-    posted = other_worker.post(
-        f"/api/v1/characters/{character_id}/entries", json=hit, headers=auth(tokens["referee"])
-    )
-    assert posted.status_code == 201
+    hit_one_point(other_worker, tokens["referee"], character_id)
     hit_line, _ = line(client, tokens["referee"], character_id)
     assert hit_line["state"]["hp"] == first["state"]["hp"] - 1
     assert parsed == []
