@@ -462,15 +462,14 @@ class Records:
     ) -> KeptContext | None:
         """The character's sheet parsed from its stored texts (a larp sheet, its event's
         settings, as ``CAUGHT_UP`` reads them): the one kept when it holds them, else parsed
-        now and kept (None: the texts cannot be read, the full path says why). ``sheet_of``
-        compares the content: the kept one is kept when only the texts were not known."""
+        now and kept (None: the texts cannot be read, the full path says why), as
+        ``sheet_from_text`` reads the larp sheet's text."""
         kept = self.contexts.get(character_id)
         if kept is not None and kept.was_read_from(larp_text, settings_text):
             return kept
         try:
-            larp = json.loads(larp_text)
             key = settings_key_of(json.loads(settings_text or "{}"))
-            sheet = self.sheet_of(character_id, key, larp, settings_read(ruleset, key))
+            sheet = self.sheet_from_text(character_id, key, larp_text, settings_read(ruleset, key))
         except (TypeError, ValueError, KeyError, rules.InvalidInput):
             return None
         sheet.read_from(larp_text, settings_text)
