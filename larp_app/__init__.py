@@ -40,9 +40,12 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     from .web.templating import Environment
 
     app.jinja_environment = Environment  # before anything loads a template (web/templating.py)
-    app.config["SQLALCHEMY_DATABASE_URI"] = database_uri(
+    app.config["SQLALCHEMY_DATABASE_URI"] = uri = database_uri(
         app.config.get("SQLALCHEMY_DATABASE_URI"), Path(app.instance_path)
     )
+    options = dict(app.config.get("SQLALCHEMY_ENGINE_OPTIONS") or {})  # (a copy: per app)
+    options.setdefault("pool_pre_ping", not uri.startswith("sqlite"))
+    app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options
 
     from . import cli, models, web  # noqa: F401  (models: tables known to migrations)
     from .extensions import babel, csrf, db, migrate

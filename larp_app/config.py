@@ -16,7 +16,9 @@ BABEL_DEFAULT_LOCALE = "en"
 
 # None: SQLite in instance/ (set by create_app). DATABASE_URL points at PostgreSQL.
 SQLALCHEMY_DATABASE_URI = os.environ.get("DATABASE_URL") or None
-SQLALCHEMY_ENGINE_OPTIONS = {"pool_pre_ping": True}
+# create_app adds pool_pre_ping for a database server (a connection may drop with a restart of
+# it), not for SQLite's file, whose connections never drop: no ping before every request.
+SQLALCHEMY_ENGINE_OPTIONS: dict = {}
 
 # The address printed in badge QR codes, e.g. http://192.168.1.10:5000 (often a LAN address
 # at an event). None: the address the organiser's browser used.

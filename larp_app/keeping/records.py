@@ -30,6 +30,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from functools import cached_property
 from typing import Any
 
 from flask import current_app
@@ -219,6 +220,41 @@ def larp_digest(larp: dict) -> bytes:
 
 
 @dataclass
+class EventRow:
+    """An event as an entry's write reads it past the ORM (services/entries.py
+    ``locked_character``): what that path reads of an ``Event``, its settings as stored text."""
+
+    id: int
+    name: str
+    ruleset: str
+    archived_at: datetime | None
+    settings_text: str | None
+
+    @cached_property
+    def settings(self) -> dict[str, Any]:
+        return json.loads(self.settings_text or "{}")
+
+
+@dataclass
+class CharacterRow:
+    """A character as an entry's write reads it past the ORM, its larp sheet as stored text
+    (a sheet kept parsed from that text is not parsed again: ``Records.kept_context``).
+    Read in place of a ``Character`` by that path, and by what it calls."""
+
+    id: int
+    event_id: int
+    version: int
+    withdrawn_at: datetime | None
+    larp_text: str
+    event: EventRow
+    locked: bool = False  # read under its write lock, in the transaction at hand
+
+    @cached_property
+    def larp(self) -> dict[str, Any]:
+        return json.loads(self.larp_text)
+
+
+@dataclass
 class KeptContext:
     settings: str  # the settings key
     larp: dict  # the larp sheet as stored, parsed into ``ctx``
@@ -392,10 +428,17 @@ class Records:
         sheet.read_larp_from(larp_text)
         return sheet
 
-    def kept_context(self, character: Character) -> KeptContext:
+    def kept_context(self, character: Character | CharacterRow) -> KeptContext:
         """The character's sheet parsed, with its digest: two records folded with the same
-        digest and settings key were folded with the same sheet and settings."""
+        digest and settings key were folded with the same sheet and settings. A character
+        read as its row's texts: the sheet kept parsed from those very texts, unparsed."""
         event = character.event
+        if isinstance(character, CharacterRow):
+            sheet = self._sheet_read(
+                character.id, character.larp_text, event.settings_text, event.ruleset
+            )
+            if sheet is not None:
+                return sheet  # (unreadable: parsed below, which says why)
         return self.sheet_of(
             character.id, settings_key(event), character.larp, event_settings(event)
         )

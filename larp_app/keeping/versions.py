@@ -139,7 +139,10 @@ def store_entry(row: dict[str, Any], character: Character) -> tuple[int, int]:
     connection = db.session.connection()
     row_id = connection.execute(INSERT_ENTRY, row).scalar_one()
     version = connection.execute(CHARACTER_VERSION, {"character": character.id}).scalar_one()
-    attributes.set_committed_value(character, "version", version)
+    if isinstance(character, Character):  # as loaded: not a change to flush
+        attributes.set_committed_value(character, "version", version)
+    else:  # a row read past the ORM (keeping/records.py CharacterRow)
+        character.version = version
     event = db.session.identity_map.get((Event, (character.event_id,), None))
     if event is not None:
         db.session.expire(event, ["version"])

@@ -20,8 +20,7 @@ from ..messages import problem_message, refusal_message
 from ..models import User
 from ..rules.wire import state_to_wire
 from .assignments import works
-from .characters import character_with_event
-from .entries import keep_refusal, record_entry
+from .entries import keep_refusal, locked_character, record_entry
 
 
 def _refused(item: dict, code: str, message: str) -> dict:
@@ -38,7 +37,7 @@ def sync_one(user: User, item: Any, worked: set[int] | EllipsisType | None = ...
     """
     if not isinstance(item, dict):
         return {"id": None, "status": "invalid", "message": "each item must be an object"}
-    character = character_with_event(item["character"]) if _is_id(item) else None
+    character = locked_character(item["character"]) if _is_id(item) else None
     if character is None:
         return {"id": item.get("id"), "status": "unknown_character"}
     entry = {k: v for k, v in item.items() if k != "character"}
