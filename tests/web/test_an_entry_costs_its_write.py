@@ -9,6 +9,7 @@ import pytest
 from sqlalchemy import event as sa_event
 
 from larp_app.extensions import db
+from larp_app.models import Character, Event
 
 from .test_acknowledged_means_counted import SHEET, api, event_id, post, queued, sync  # noqa: F401  (fixtures)
 from .test_api import entry
@@ -183,3 +184,34 @@ def test_whatever_may_change_which_entries_count_moves_the_conflicts_mark(
             event.settings = {**(event.settings or {}), "armour_breaks": False}
             db.session.commit()
     assert conflicts_mark(app) > before
+
+
+def test_an_entry_reads_its_character_once_under_its_lock_and_loads_no_object(
+    app,
+    client,
+    api,  # noqa: F811
+    characters,
+):
+    """The character and its event are read as values in the statement that takes the write
+    lock: no ORM object is made, and the character is read again only for the version its
+    entry's insert gave it."""
+    note = entry("note", text="prima")
+    assert sync(client, api["rita"], queued(characters[0], note)).status_code == 200
+    loaded = []
+
+    def heard(target, _context):
+        loaded.append(type(target).__name__)
+
+    def one_more():
+        answer = sync(client, api["rita"], queued(characters[0], entry("note", text="ancora")))
+        assert answer.json["results"][0]["status"] == "stored"
+
+    for model in (Character, Event):
+        sa_event.listen(model, "load", heard)
+    try:
+        reads = statements(app, one_more, lambda t: "from character" in t)
+    finally:
+        for model in (Character, Event):
+            sa_event.remove(model, "load", heard)
+    assert loaded == []
+    assert reads == 2  # under the lock; the version after the insert

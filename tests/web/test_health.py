@@ -51,6 +51,23 @@ def test_healthz_answers_503_when_the_database_does_not_answer(tmp_path):
     assert "OperationalError" in body["database"]
 
 
+def test_a_database_server_s_connections_are_pinged_before_use_and_a_file_s_are_not(tmp_path):
+    """A server's connection may have ended (a restart): it is pinged before a request uses
+    it. SQLite's file never ends one: no ping before every request. Either is configurable."""
+
+    def pinged(uri, options=None):
+        config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": uri, "PRINT_FOLDER": str(tmp_path)}
+        app = create_app({**config, **({"SQLALCHEMY_ENGINE_OPTIONS": options} if options else {})})
+        with app.app_context():
+            return db.engine.pool._pre_ping
+
+    server = "postgresql://nobody@127.0.0.1:1/none"
+    assert pinged(server) is True
+    assert pinged(server, {"connect_args": {"connect_timeout": 2}}) is True
+    assert pinged(f"sqlite:///{tmp_path / 'file.sqlite3'}") is False
+    assert pinged(f"sqlite:///{tmp_path / 'file.sqlite3'}", {"pool_pre_ping": True}) is True
+
+
 def drop_column(app, table, column):
     """The schema loses a column while its stamp still says current (as a database made
     while a migration was numbered differently)."""
