@@ -273,9 +273,13 @@ class QuickAnswers:
             return None
 
         def facts():
-            name, player, faction, ruleset, settings = self.known.rows(
-                PLAYER_FACTS, {"character": character.id}
-            )[0]
+            if record.who is not None:  # read with the record at its version
+                (name, player, faction), ruleset = record.who, sheet.ctx.ruleset.key
+                settings = record.settings  # (its key: the settings as JSON)
+            else:
+                name, player, faction, ruleset, settings = self.known.rows(
+                    PLAYER_FACTS, {"character": character.id}
+                )[0]
             who = {"name": name, "player": player, "faction": faction}
             return who, ruleset, json.loads(settings or "{}")
 

@@ -11,10 +11,11 @@ import time
 import uuid
 
 import pytest
+import sqlalchemy
 
 from larp_app import rules
 from larp_app.extensions import db
-from larp_app.keeping.records import RECORDS
+from larp_app.keeping.records import CAUGHT_UP, PLAYER_FACTS, RECORDS
 from larp_app.models import ApiToken, Character, Mark, RefereeEvent, User, WebSession
 from larp_app.services.clock import now_utc
 
@@ -189,6 +190,40 @@ def test_a_changed_state_whose_sheet_this_worker_no_longer_keeps_parsed_is_answe
     assert full.status_code == 200
     assert quick.data == full.data
     assert quick.headers["ETag"] == full.headers["ETag"]
+
+
+def test_a_player_page_changed_elsewhere_is_made_from_the_one_read_that_brings_it_up_to_date(
+    app, client, other_worker, organiser, event_id, character_id, secret
+):
+    """The character's name, player and faction are read with its entries since (an
+    operator's rename here): the page is made from that read alone, with the full path's
+    bytes, and says the new name."""
+    url = f"/p/{secret}/live.json"
+    first = client.get(url)
+    assert first.status_code == 200
+    with other_worker.application.app_context():
+        db.session.execute(
+            sqlalchemy.update(Character).where(Character.id == character_id).values(name="Nuova")
+        )
+        db.session.commit()
+    known = app.wsgi_app.known
+    read, rows = [], known.rows
+
+    def counted(statement, params=None):
+        read.append(statement)
+        return rows(statement, params)
+
+    known.rows = counted
+    try:
+        with NoFlask(app):
+            quick = again(client, url, first)
+    finally:
+        del known.rows
+    assert quick.status_code == 200
+    assert quick.get_json()["character"]["name"] == "Nuova"
+    assert CAUGHT_UP in read and PLAYER_FACTS not in read  # (besides what is known)
+    full = again_through_flask(app, client, url, first)
+    assert quick.data == full.data
 
 
 def test_a_new_sheet_of_a_character_whose_sheet_is_not_kept_is_never_folded_with_the_old_one(
