@@ -74,7 +74,7 @@ def _answer(body: dict, status: int):
 def register(app: Flask) -> None:
     app.register_blueprint(bp)
     if not request_log.handlers:  # gunicorn and `flask run` both keep stderr
-        handler = logging.StreamHandler(sys.stderr)
+        handler = RequestLines(sys.stderr)
         handler.setFormatter(logging.Formatter("%(message)s"))
         request_log.addHandler(handler)
         request_log.setLevel(logging.INFO)
@@ -146,15 +146,40 @@ def _path() -> str:
 def _log_request(response):
     started = g.get("request_started")
     took = (time.perf_counter() - started) * 1000 if started is not None else 0.0
-    if not request_log.isEnabledFor(logging.INFO):
-        return response
-    request_log.info(
-        "%s %s %s %s %s %.1fms",
-        _now_text(),
-        request.remote_addr or "-",
-        request.method,
-        _path(),
-        response.status_code,
-        took,
-    )
+    if request_log.isEnabledFor(logging.INFO):
+        write_request_line(request.remote_addr, request.method, _path(), response.status_code, took)
     return response
+
+
+class RequestLines(logging.StreamHandler):
+    """The request log's handler as the app sets it (stderr, the line alone): a request's
+    line is written to it as it is (``write_request_line``), with no log record made."""
+
+    def write_line(self, line: str) -> None:
+        with self.lock:
+            try:
+                self.stream.write(line + self.terminator)
+                self.flush()
+            except (OSError, ValueError):  # stderr gone: the answer still goes
+                pass
+
+
+def write_request_line(address: str | None, method: str, path: str, status: int, took: float):
+    """One request's line ("2026-12-01T10:00:00Z 192.168.1.20 GET /scan 200 12.3ms"), at
+    INFO: the logging module's record only for a handler other than the app's own (a log
+    configured otherwise goes through it whole). The record costs more than the line: every
+    answer writes one."""
+    line = f"{_now_text()} {address or '-'} {method} {path} {status} {took:.1f}ms"
+    if request_log.propagate or request_log.filters:
+        request_log.info("%s", line)
+        return
+    record = None
+    for handler in request_log.handlers:
+        if type(handler) is RequestLines and handler.level <= logging.INFO:
+            handler.write_line(line)
+        elif handler.level <= logging.INFO:
+            if record is None:
+                record = request_log.makeRecord(
+                    request_log.name, logging.INFO, "", 0, "%s", (line,), None
+                )
+            handler.handle(record)

@@ -58,7 +58,7 @@ from ..services.assignments import reach
 from ..services.users import token_digest
 from ..tokens import SECRET_LENGTH, digest
 from .answers import player_answer, state_answer
-from .health import _now_text, request_log, serving_beat
+from .health import request_log, serving_beat, write_request_line
 from .hygiene import COOKIES_REFUSED as REFUSED
 from .hygiene import MAX_ID
 from .i18n import pick_locale
@@ -460,15 +460,8 @@ class QuickAnswers:
             path = environ.get("PATH_INFO", "")
             if path.startswith(PLAYER_PREFIX):  # the secret stays out of the log
                 path = f"{PLAYER_PREFIX}…{PLAYER_SUFFIX}"
-            request_log.info(
-                "%s %s %s %s %s %.1fms",
-                _now_text(),
-                environ.get("REMOTE_ADDR") or "-",
-                "GET",
-                path,
-                status,
-                (time.perf_counter() - started) * 1000,
-            )
+            took = (time.perf_counter() - started) * 1000
+            write_request_line(environ.get("REMOTE_ADDR"), "GET", path, status, took)
         answer = [] if body is None else [body]
         due = serving_beat(self.app, self.known.engine)  # the worker says it serves
         return answer if due is None else ClosingIterator(answer, due)

@@ -1,5 +1,6 @@
 """/healthz for whoever runs the server, and one log line per request with its time."""
 
+import io
 import logging
 import re
 
@@ -9,7 +10,7 @@ from flask_migrate import downgrade
 
 from larp_app import create_app
 from larp_app.extensions import db
-from larp_app.web.health import request_log
+from larp_app.web.health import RequestLines, request_log
 
 from .helpers import log_in, make_user
 
@@ -161,6 +162,21 @@ def test_every_request_logs_one_line_with_its_address_status_and_time(client, lo
     pattern = r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ 127\.0\.0\.1 GET %s %d \d+\.\dms$"
     assert re.match(pattern % ("/login", 200), log_lines[0]), log_lines[0]
     assert re.match(pattern % ("/no-such-page", 404), log_lines[1]), log_lines[1]
+
+
+def test_the_app_s_own_handler_writes_each_request_s_line_as_it_is(client, log_lines):
+    """The handler the app gives the request log writes the line itself, the same as every
+    other handler is given it (through a log record), a quick answer's too."""
+    own = next(h for h in request_log.handlers if isinstance(h, RequestLines))
+    written = io.StringIO()
+    stderr = own.setStream(written)
+    try:
+        client.get("/no-such-page")
+        client.get("/healthz")
+    finally:
+        own.setStream(stderr)
+    assert written.getvalue().splitlines() == log_lines
+    assert " GET /no-such-page 404 " in log_lines[0]
 
 
 def test_the_request_log_leaves_badge_and_player_secrets_out(client, log_lines):
