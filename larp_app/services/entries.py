@@ -277,7 +277,8 @@ def record_entry(
     """
     check_open(character)
     now = now_utc()
-    # Invalid input is refused before any lock is taken; the kind is the rule system's.
+    # Invalid input is refused before the lock is taken (an outbox's item is read under it
+    # already: services/sync.py); the kind is the rule system's.
     entry = rules.read_entry(raw, character.event.ruleset)
     sent = rules.entry_to_dict(entry)
     version = lock_character(character)

@@ -164,7 +164,9 @@ class RequestLines(logging.StreamHandler):
                 pass
 
 
-def write_request_line(address: str | None, method: str, path: str, status: int, took: float):
+def write_request_line(
+    address: str | None, method: str, path: str, status: int, took: float
+) -> None:
     """One request's line ("2026-12-01T10:00:00Z 192.168.1.20 GET /scan 200 12.3ms"), at
     INFO: the logging module's record only for a handler other than the app's own (a log
     configured otherwise goes through it whole). The record costs more than the line: every
