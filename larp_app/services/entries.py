@@ -119,7 +119,8 @@ def _writing():
 
 # The character and its event as an entry's write reads them, under the character's write
 # lock (PostgreSQL's FOR UPDATE; SQLite's write transaction): values, no ORM object (loading
-# objects was a third of an entry's cost), the larp sheet and the settings as stored text.
+# objects was a third of an entry's cost), the larp sheet and the settings as stored text;
+# in the order of the fields of CharacterRow, then EventRow (keeping/records.py).
 LOCKED_CHARACTER = (
     select(
         Character.id,
