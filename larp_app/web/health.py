@@ -177,7 +177,7 @@ def write_request_line(
         return
     record = None
     for handler in request_log.handlers:
-        if type(handler) is RequestLines and handler.level <= logging.INFO:
+        if type(handler) is RequestLines and handler.level <= logging.INFO and not handler.filters:
             handler.write_line(line)
         elif handler.level <= logging.INFO:
             if record is None:
