@@ -811,7 +811,7 @@ class DayRun:
         print()
         print(
             f"(the stored answer {mode}; CPU per answer of each kind alone, 4 clients back"
-            f" to back{whose})"
+            f" to back{whose}, the lowest of {self.args.cost_rounds} round(s))"
         )
         self.push_summary()
 
