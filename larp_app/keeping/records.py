@@ -281,6 +281,25 @@ class CharacterRow:
     def larp(self) -> dict[str, Any]:
         return json.loads(self.larp_text)
 
+    @classmethod
+    def of(cls, found, locked: bool = False) -> CharacterRow:
+        """A row read as ``CHARACTER_ROW`` then ``EVENT_ROW`` (``locked``: under the
+        character's write lock, in the transaction at hand)."""
+        split = len(CHARACTER_ROW)
+        return cls(*found[:split], event=EventRow(*found[split:]), locked=locked)
+
+
+# What ``CharacterRow`` and ``EventRow`` hold, in the order of their fields: the character's
+# and its event's values, the larp sheet and the settings as stored text.
+CHARACTER_ROW = (
+    Character.id,
+    Character.event_id,
+    Character.version,
+    Character.withdrawn_at,
+    cast(Character.larp, String),
+)
+EVENT_ROW = (Event.id, Event.name, Event.ruleset, Event.archived_at, cast(Event.settings, String))
+
 
 @dataclass
 class KeptContext:

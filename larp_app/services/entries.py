@@ -7,13 +7,13 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import String, bindparam, cast, select
+from sqlalchemy import bindparam, select
 from sqlalchemy.exc import IntegrityError
 
 from .. import rules
 from ..extensions import db
 from ..keeping.logs import log_of, run
-from ..keeping.records import CharacterRow, EventRow, records, state_of
+from ..keeping.records import CHARACTER_ROW, EVENT_ROW, CharacterRow, records, state_of
 from ..keeping.versions import CHARACTER_VERSION, store_entry
 from ..messages import refusal_message
 from ..models import Character, Entry, Event, RefusedEntry, User
@@ -119,21 +119,9 @@ def _writing():
 
 # The character and its event as an entry's write reads them, under the character's write
 # lock (PostgreSQL's FOR UPDATE; SQLite's write transaction): values, no ORM object (loading
-# objects was a third of an entry's cost), the larp sheet and the settings as stored text;
-# in the order of the fields of CharacterRow, then EventRow (keeping/records.py).
+# objects was a third of an entry's cost).
 LOCKED_CHARACTER = (
-    select(
-        Character.id,
-        Character.event_id,
-        Character.version,
-        Character.withdrawn_at,
-        cast(Character.larp, String),
-        Event.id,
-        Event.name,
-        Event.ruleset,
-        Event.archived_at,
-        cast(Event.settings, String),
-    )
+    select(*CHARACTER_ROW, *EVENT_ROW)
     .join(Event, Character.event_id == Event.id)
     .where(Character.id == bindparam("id"))
     .with_for_update(of=Character)
@@ -146,7 +134,7 @@ def locked_character(character_id: int) -> CharacterRow | None:
     found = _writing().execute(LOCKED_CHARACTER, {"id": character_id}).one_or_none()
     if found is None:
         return None
-    return CharacterRow(*found[:5], event=EventRow(*found[5:]), locked=True)
+    return CharacterRow.of(found, locked=True)
 
 
 IGNORED_IN_CONTENT = ("id", "at", "sent_at", "author", "referee", "character")
