@@ -134,7 +134,8 @@ def _written(session: Session) -> Written:
 
 def store_entry(row: dict[str, Any], character: Character) -> tuple[int, int]:
     """Insert one entry (``row``, with ``stepped_on`` as its writer judged it) for
-    ``character``, in the session's transaction; return its row id and the version its
+    ``character`` (loaded, or a ``CharacterRow`` read past the ORM: keeping/records.py), in
+    the session's transaction; return its row id and the version its
     insert gave the character (the trigger raised it)."""
     connection = db.session.connection()
     row_id = connection.execute(INSERT_ENTRY, row).scalar_one()
