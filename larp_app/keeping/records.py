@@ -48,7 +48,11 @@ from .logs import log_cache, log_of
 from .tags import micros
 from .versions import UNCOMMITTED, uncommitted
 
-KEPT_CONTEXTS = 512  # parsed sheets kept per worker, the most recently used
+# Parsed sheets kept per worker, the most recently used: more than the characters in play at
+# once on the largest day (600 followed by consoles, each changed every few seconds), which a
+# smaller bound parsed again at every change, one after the other. About 25 KiB each (the
+# stored text, the parsed sheet and its two forms): some 50 MB a worker when full.
+KEPT_CONTEXTS = 2048
 
 
 def settings_key(event: Event) -> str:

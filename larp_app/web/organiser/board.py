@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from flask import Response, flash, g, jsonify, redirect, render_template, request, url_for
+from flask import (
+    Response,
+    current_app,
+    flash,
+    g,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask_babel import get_locale
 from flask_babel import gettext as _
 from markupsafe import Markup
@@ -34,13 +44,22 @@ from . import bp
 POLL_SECONDS = 3
 
 
-def _row_html(row: BoardRow, names: dict[str, str]) -> str:
-    """A character's line, rendered once per state and language (kept with its record)."""
-    kept = row.character.record.html
+def _rows_html(rows: list[BoardRow], names: dict[str, str]) -> list[str]:
+    """Each character's line, rendered once per state and language (kept with its record):
+    the template and its context are found once for all the lines of an answer, not once a
+    line (a changed board's answer renders a hundred lines or more)."""
     locale = str(get_locale())
-    if locale not in kept:
-        kept[locale] = render_template("organiser/board_row.html", r=row, status_names=names)
-    return kept[locale]
+    template, context, lines = None, None, []
+    for row in rows:
+        kept = row.character.record.html
+        if locale not in kept:
+            if template is None:
+                template = current_app.jinja_env.get_template("organiser/board_row.html")
+                context = {"status_names": names}
+                current_app.update_template_context(context)
+            kept[locale] = template.render(context, r=row)
+        lines.append(kept[locale])
+    return lines
 
 
 def _board(event: Event, now: datetime, view: View | None = None, every_row: bool = True) -> dict:
@@ -51,7 +70,7 @@ def _board(event: Event, now: datetime, view: View | None = None, every_row: boo
     return {
         "event": event,
         "rows": data.rows,
-        "roster_html": Markup("".join(_row_html(r, names) for r in data.rows)),
+        "roster_html": Markup("".join(_rows_html(data.rows, names))),
         "dying": data.dying,
         "recent": data.recent,
         "conflicts": data.conflicts,
@@ -169,8 +188,12 @@ def _changes(event: Event, view: View, since: Since, etag: str, token: str):
             "full": False,
             "count": len(view.rows),
             "rows": [
-                {"id": r.id, "html": _row_html(BoardRow(r, r.record.snapshot), names)}
-                for r in changed
+                {"id": r.id, "html": html}
+                for r, html in zip(
+                    changed,
+                    _rows_html([BoardRow(r, r.record.snapshot) for r in changed], names),
+                    strict=True,
+                )
             ],
             "sections_html": render_template("organiser/board_sections.html", **context),
         }
