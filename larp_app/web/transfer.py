@@ -38,7 +38,10 @@ A_YEAR = 365 * 24 * 3600
 def configure(app: Flask) -> None:
     app.config.setdefault("COMPRESS_MIMETYPES", COMPRESSED)
     app.config.setdefault("COMPRESS_ALGORITHM", ["br", "gzip"])
-    app.config.setdefault("COMPRESS_BR_LEVEL", 4)
+    # Brotli's quality 2: a phone's roster of 600 characters (685 KB of JSON) in 2.8 ms
+    # instead of 4.9 at quality 4, to the same 50 KB; a state or a player's page (0.6-1.5 KB)
+    # in 12 µs instead of 36, 7 % larger. Every roster and changed answer is compressed anew.
+    app.config.setdefault("COMPRESS_BR_LEVEL", 2)
     app.config.setdefault("COMPRESS_LEVEL", 6)
     app.config.setdefault("COMPRESS_MIN_SIZE", 500)
     app.config.setdefault("COMPRESS_STREAMS", False)  # downloads stream; pages do not
