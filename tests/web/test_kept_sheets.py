@@ -15,14 +15,19 @@ from larp_app.services.events import event_settings
 IN_PLAY = 600  # consoles following a character each, on the largest day (bench/day.py)
 
 
+def stored_sheet(character_id: int) -> tuple:
+    """The character's larp sheet as stored (its text), and its event's settings (key, read)."""
+    character = db.session.get(Character, character_id)
+    event = db.session.get(Event, character.event_id)
+    text = db.session.scalar(
+        select(cast(Character.larp, String)).where(Character.id == character_id)
+    )
+    return text, settings_key(event), event_settings(event)
+
+
 def test_the_sheets_of_the_largest_day_s_characters_in_play_are_parsed_once(app, character_id):
     with app.app_context():
-        character = db.session.get(Character, character_id)
-        event = db.session.get(Event, character.event_id)
-        text = db.session.scalar(
-            select(cast(Character.larp, String)).where(Character.id == character_id)
-        )
-        key, settings = settings_key(event), event_settings(event)
+        text, key, settings = stored_sheet(character_id)
         kept = Records()
         # (the same stored sheet for each: a character's is kept by its id)
         first = [kept.sheet_from_text(n, key, text, settings) for n in range(1, IN_PLAY + 1)]
@@ -34,13 +39,9 @@ def test_the_sheets_of_the_largest_day_s_characters_in_play_are_parsed_once(app,
 
 def test_the_sheets_kept_are_bounded(app, character_id):
     with app.app_context():
-        character = db.session.get(Character, character_id)
-        event = db.session.get(Event, character.event_id)
-        text = db.session.scalar(
-            select(cast(Character.larp, String)).where(Character.id == character_id)
-        )
+        text, key, settings = stored_sheet(character_id)
         kept = Records(kept_contexts=IN_PLAY)
         for n in range(1, 2 * IN_PLAY + 1):
-            kept.sheet_from_text(n, settings_key(event), text, event_settings(event))
+            kept.sheet_from_text(n, key, text, settings)
         assert len(kept.contexts) == IN_PLAY
         assert list(kept.contexts) == list(range(IN_PLAY + 1, 2 * IN_PLAY + 1))  # the latest
