@@ -1,15 +1,17 @@
 """Benchmark: where a changed board's answer goes, by part of the house.
 
 Run from a checkout: ``.venv/bin/python bench/board_parts.py [--characters 10000] [--polls
-200] [--changed 5]``. Prints figures only.
+200] [--changed 5] [--in-play 600]``. Prints figures only.
 
 A fresh SQLite database holding an event of ``--characters`` characters with 20 entries
 each (bench/scale.py's ``build_event``, as the largest day's), and an organiser logged in
 through Flask's test client in this process. Before each poll another worker (a second app on
 the same database, as another gunicorn worker is) logs a note on ``--changed`` characters; the
 board's page then asks for the changes since the version it holds, as its poll does
-(``board.json?since=``, bench/day_costs.py's "board, changed"). Only the polls are timed, half
-alone, half under the profiler; printed as bench/entry_parts.py prints an entry's.
+(``board.json?since=``, bench/day_costs.py's "board, changed"). ``--in-play``: the changes
+go round the first N characters only, as a day's entries go round its consoles' characters.
+Only the polls are timed, half alone, half under the profiler; printed as
+bench/entry_parts.py prints an entry's.
 
 The garbage collector is set as a gunicorn worker's is (larp_app/serving.py): what the warm
 polls kept is frozen, and so is what survives each full collection (``--collector
@@ -135,6 +137,12 @@ def main() -> None:
     parser.add_argument("--characters", type=int, default=10_000)
     parser.add_argument("--polls", type=int, default=200)
     parser.add_argument("--changed", type=int, default=5, help="characters changed a poll (5)")
+    parser.add_argument(
+        "--in-play",
+        type=int,
+        help="the changes drawn in turn from the first N characters only (the largest day's"
+        " consoles follow 600); every character by default",
+    )
     parser.add_argument("--most", type=int, default=25, help="functions listed (25)")
     parser.add_argument(
         "--collector",
@@ -148,6 +156,7 @@ def main() -> None:
     try:
         began = time.monotonic()
         app, client, event_id, ids = build(folder, args.characters)
+        ids = ids[: args.in_play] if args.in_play else ids
         print(
             f"built {args.characters} characters, {ENTRIES_PER_CHARACTER} entries each, "
             f"in {time.monotonic() - began:.0f} s"
@@ -168,7 +177,9 @@ def main() -> None:
         profiler = cProfile.Profile()
         profiled = polls(client, other, event_id, ids, args.changed, 20 + half, half, profiler)
         what = f"changed board polls (200, ?since=), {args.changed} characters changed each"
-        show(profiler, plain, profiled, half, len(ids), args.most, what)
+        if args.in_play:
+            what += f" (of the first {args.in_play})"
+        show(profiler, plain, profiled, half, args.characters, args.most, what)
         collections.show(half)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
