@@ -45,9 +45,8 @@ from entries import cpu_seconds, server_pids
 CLIENTS = 4
 CYCLE = 16  # characters a client changes in turn, at most
 # Characters a client changes in turn across the event: more than a worker keeps parsed
-# (keeping/records.py KEPT_CONTEXTS), as a day's player pages are, each its own character
-# (a quarter of the largest day's event each).
-SPREAD = 2500
+# (keeping/records.py KEPT_CONTEXTS), as a day's player pages are, each its own character.
+SPREAD = 625
 
 
 UNCHANGED, CHANGED, UNTAGGED = "unchanged", "changed", "untagged"

@@ -13,9 +13,9 @@ character again, and only it. An entry's write folds on from the worker's record
 
 A record is compact: the fold's state and the answer's data, never the character's whole
 sheet. The sheet (with what only its rule system reads) is parsed again from the stored
-larp sheet when a fold or a step in time needs it; a couple of thousand parsed ones are
-kept, the most recently used (``KEPT_CONTEXTS``: more than the characters in play at once; a
-10,000-character event would otherwise hold every sheet in every worker).
+larp sheet when a fold or a step in time needs it; a few hundred parsed ones are kept, the
+most recently used (a 5,000-character event would otherwise hold every sheet in every
+worker).
 
 An event's views (keeping/views.py) are made of these records. Both are forgotten at once
 when the database's epoch moves (a restore, a rewritten log: keeping/known.py drops them).
@@ -48,11 +48,7 @@ from .logs import log_cache, log_of
 from .tags import micros
 from .versions import UNCOMMITTED, uncommitted
 
-# Parsed sheets kept per worker, the most recently used: more than the characters in play at
-# once on the largest day (600 followed by consoles, each changed every few seconds), which a
-# smaller bound parsed again at every change, one after the other. About 25 KiB each (the
-# stored text, the parsed sheet and its two forms): some 50 MB a worker when full.
-KEPT_CONTEXTS = 2048
+KEPT_CONTEXTS = 512  # parsed sheets kept per worker, the most recently used
 
 
 def settings_key(event: Event) -> str:
@@ -534,8 +530,8 @@ class Records:
 
         The character's version, sheet and entries are read in one statement, of one moment:
         the record is never newer in name than in content. A sheet no longer kept parsed
-        (``KEPT_CONTEXTS`` are, the most recently used) is parsed from the text read there:
-        in a 10,000-character event, most player pages' characters are such."""
+        (a few hundred are, the most recently used) is parsed from the text read there: in
+        a 10,000-character event, nearly every player page's character is one."""
         held = self.records.get(character_id)
         # The row after which entries were stored since (0: the record folded none).
         after = held and (held.last_row if held.folded.last_at is not None else 0)
