@@ -179,7 +179,7 @@ def _changes(event: Event, view: View, since: Since, etag: str, token: str):
     of the characters changed since (kept rendered: only the changed ones are rendered)."""
     context = _board(event, view.at, view, every_row=False)
     changed = sorted(view.since(since), key=lambda r: r.id)
-    names = context["status_names"]
+    lines = _rows_html([BoardRow(r, r.record.snapshot) for r in changed], context["status_names"])
     response = jsonify(
         {
             **_lists(context),
@@ -187,14 +187,7 @@ def _changes(event: Event, view: View, since: Since, etag: str, token: str):
             "version": token,
             "full": False,
             "count": len(view.rows),
-            "rows": [
-                {"id": r.id, "html": html}
-                for r, html in zip(
-                    changed,
-                    _rows_html([BoardRow(r, r.record.snapshot) for r in changed], names),
-                    strict=True,
-                )
-            ],
+            "rows": [{"id": r.id, "html": html} for r, html in zip(changed, lines, strict=True)],
             "sections_html": render_template("organiser/board_sections.html", **context),
         }
     )
