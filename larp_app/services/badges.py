@@ -12,6 +12,7 @@ from ..extensions import db
 from ..keeping.records import state_of
 from ..models import Badge, BadgeLookup, Character, User
 from .clock import now_utc
+from .writers import write_transaction
 
 # A user's refused lookups in a minute before the next ones are refused unread (429): a
 # guesser learns nothing fast, a referee fixing a typo never meets it.
@@ -66,21 +67,21 @@ def _issue(character: Character) -> Badge:
 
 
 def _lock(character_id: int) -> Character | None:
-    """The character, read again under a row lock on PostgreSQL (SQLite locks the file)."""
-    query = select(Character).where(Character.id == character_id)
-    if db.session.get_bind().dialect.name == "postgresql":
-        query = query.with_for_update()
+    """The character, read again under its write lock: its row's on PostgreSQL, the one
+    writer's on SQLite (``write_transaction``), so a reissue begun meanwhile waits."""
+    write_transaction()
+    query = select(Character).where(Character.id == character_id).with_for_update()
     return db.session.scalar(query.execution_options(populate_existing=True))
 
 
 def reissue_badge(character_id: int) -> Badge | None:
     """Reissue the character's badge (flushed); None when there is no such character.
 
-    Reissues of one character at the same moment each end with one active badge: the
-    character is read again under its lock, and a reissue that collides with another (the
-    one active badge the database allows) is refused by the database at the flush; its
-    caller commits with ``web/commits.commit_retrying``, which starts it again from the
-    badge the other made.
+    Reissues of one character at the same moment take turns, each ending with one active
+    badge: the character and its badges are read again under its write lock, so each
+    revokes the badge the one before made. The database allows one active badge; should a
+    write still collide, its caller commits with ``web/commits.commit_retrying``, which
+    starts it again from the badge the other made.
     """
     character = _lock(character_id)
     if character is None:

@@ -20,6 +20,7 @@ from ..models import Character, Entry, Event, RefusedEntry, User
 from .characters import check_open
 from .clock import now_utc
 from .events import event_settings
+from .writers import write_transaction
 
 
 @dataclass(frozen=True)
@@ -99,22 +100,11 @@ def lock_character(character: Character | CharacterRow) -> int:
     """
     if isinstance(character, CharacterRow) and character.locked:
         return character.version
-    connection = _writing()
+    connection = write_transaction()
     params = {"character": character.id}
     if connection.dialect.name == "postgresql":
         return connection.execute(LOCK_CHARACTER, params).scalar_one()
     return connection.execute(CHARACTER_VERSION, params).scalar_one()
-
-
-def _writing():
-    """The session's connection, SQLite's write transaction begun (one writer at a time)."""
-    connection = db.session.connection()
-    if (
-        connection.dialect.name == "sqlite"
-        and not connection.connection.dbapi_connection.in_transaction
-    ):
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
-    return connection
 
 
 # The character and its event as an entry's write reads them, under the character's write
@@ -131,7 +121,7 @@ LOCKED_CHARACTER = (
 def locked_character(character_id: int) -> CharacterRow | None:
     """The character and its event, read in one query under the character's write lock
     (``lock_character``) for an entry's write; None: no such character."""
-    found = _writing().execute(LOCKED_CHARACTER, {"id": character_id}).one_or_none()
+    found = write_transaction().execute(LOCKED_CHARACTER, {"id": character_id}).one_or_none()
     if found is None:
         return None
     return CharacterRow.of(found, locked=True)

@@ -2,6 +2,7 @@
 
 import json
 import threading
+import time
 import uuid
 from datetime import timedelta
 
@@ -10,6 +11,7 @@ import pytest
 from larp_app.extensions import db
 from larp_app.models import Badge, Character, Entry, Event, RefusedEntry
 from larp_app.rules import format_instant
+from larp_app.services.badges import reissue_badge
 from larp_app.services.clock import now_utc
 
 from .helpers import data_sheet, log_in, make_user, post_form
@@ -238,6 +240,42 @@ def test_six_simultaneous_badge_reissues_leave_one_active_badge(app, organiser, 
     with app.app_context():
         active = db.session.query(Badge).filter(Badge.revoked_at.is_(None)).count()
         assert (active, db.session.query(Badge).count()) == (1, 19)  # the import issued the first
+
+
+def test_a_reissue_reads_the_badges_after_the_one_that_holds_them_has_committed(app, character_id):
+    """A reissue that comes while another holds the character waits for it, then revokes
+    the badge that one made: it never finds the badge it read already replaced."""
+    first_flushed, second_started = threading.Event(), threading.Event()
+    errors = []
+
+    def first():
+        with app.app_context():
+            reissue_badge(character_id)
+            first_flushed.set()
+            second_started.wait(5)
+            time.sleep(0.3)  # the second is waiting for the character meanwhile
+            db.session.commit()
+
+    def second():
+        first_flushed.wait(5)
+        with app.app_context():
+            second_started.set()
+            try:
+                reissue_badge(character_id)
+                db.session.commit()
+            except Exception as exc:  # the collision, as it would reach the organiser
+                errors.append(exc)
+                db.session.rollback()
+
+    threads = [threading.Thread(target=first), threading.Thread(target=second)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    with app.app_context():
+        active = db.session.query(Badge).filter(Badge.revoked_at.is_(None)).count()
+        assert (active, db.session.query(Badge).count()) == (1, 3)
 
 
 # 3. sizes: refused entries are kept small
