@@ -243,12 +243,18 @@ class Views:
         self.views: dict[int, View] = {}
         # character id -> the log position of its fold as stored (read or written here)
         self.stored: dict[int, int] = {}
+        self.unstored: list[dict] = []  # folds to store once the lock is released
 
     def view(self, event: Event, now: datetime, alive: Callable[[], None] | None = None) -> View:
         """The event's view at ``now``; ``alive``, called after each piece of a long build
         (a worker warming up tells its master it is not stuck)."""
         with self.kept.lock:
-            return self._view(event, now, alive)
+            view = self._view(event, now, alive)
+            unstored, self.unstored = self.unstored, []
+        # Stored once the records are free: the store waits for the database's write lock,
+        # and an entry's write that holds it may need the records meanwhile.
+        kept_folds.store(unstored)
+        return view
 
     def _view(self, event: Event, now: datetime, alive: Callable[[], None] | None = None) -> View:
         key = settings_key(event)
@@ -339,12 +345,11 @@ class Views:
             self.stored[character.id] = folded.log_position
 
     def _store(self, character_ids: list[int], stamp: str) -> None:
-        """Store the records of these characters whose stored fold (as this worker knows
-        it) is none, or ``kept_folds.BEHIND`` entries behind; none while this transaction
-        writes (its versions are not yet true)."""
+        """Mark for storing the records of these characters whose stored fold (as this
+        worker knows it) is none, or ``kept_folds.BEHIND`` entries behind; none while this
+        transaction writes (its versions are not yet true)."""
         if not character_ids or uncommitted():
             return
-        rows = []
         for character_id in character_ids:
             record = self.kept.records.get(character_id)
             stored = self.stored.get(character_id)
@@ -356,7 +361,7 @@ class Views:
             data = kept_folds.dumps(
                 record.folded, record.conflict_entries, record.last_row, record.sheet_digest
             )
-            rows.append(
+            self.unstored.append(
                 {
                     "character_id": character_id,
                     "version": record.version,
@@ -364,7 +369,6 @@ class Views:
                     "folded": data,
                 }
             )
-        kept_folds.store(rows)
 
     def _records_now(self, chunk, settings, key: str, event: Event) -> dict[int, tuple]:
         """Each character's record at its version now (``chunk``: rows of CHARACTER_COLUMNS),

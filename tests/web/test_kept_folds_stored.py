@@ -4,6 +4,7 @@ code, is never used: the state is then the log folded whole."""
 
 from __future__ import annotations
 
+import threading
 import uuid
 
 import pytest
@@ -169,3 +170,49 @@ def test_a_stored_fold_that_names_code_outside_the_rules_is_refused():
 
     with pytest.raises(pickle.UnpicklingError):
         kept_folds.loads(pickle.dumps(Trap()))
+
+
+def test_a_view_stores_its_folds_without_holding_up_an_entry_that_waits_for_the_records(
+    app, event_id, character_id, monkeypatch
+):
+    """A view's folds are stored once the worker's records are free again: an entry's write
+    (holding the database's write lock) that needs the records meanwhile is not held up
+    until the store gives up, and the folds are stored."""
+    from larp_app.keeping.views import views
+    from larp_app.models import Event
+    from larp_app.services.writers import write_transaction
+
+    holding, storing = threading.Event(), threading.Event()
+    real_store = kept_folds.store
+
+    def store(rows):
+        storing.set()
+        real_store(rows)
+
+    monkeypatch.setattr(kept_folds, "store", store)
+    failed = []
+
+    def entry():
+        with app.app_context():
+            write_transaction()  # the write lock, as an entry's write holds it
+            holding.set()
+            storing.wait(10)
+            kept = records.records()
+            kept.records.pop(character_id, None)  # stale here: another worker wrote since
+            kept.record(db.session.get(Character, character_id))
+            db.session.commit()
+
+    def view():
+        holding.wait(10)
+        with app.app_context():
+            views().view(db.session.get(Event, event_id), now_utc())
+            failed.append(db.session.info.get("larp_kept_folds_failed", False))
+
+    threads = [threading.Thread(target=entry), threading.Thread(target=view)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert storing.is_set() and failed == [False]
+    with app.app_context():
+        assert db.session.get(KeptFold, character_id) is not None
