@@ -276,6 +276,9 @@ class CharacterRow:
     larp_text: str
     event: EventRow
     locked: bool = False  # read under its write lock, in the transaction at hand
+    # Read with it, under the lock: an entry id, and the rows that hold it in the log and
+    # among the refused entries (None: none), or None when no id was asked after.
+    seen: tuple[str, int | None, int | None] | None = None
 
     @cached_property
     def larp(self) -> dict[str, Any]:

@@ -37,7 +37,7 @@ def sync_one(user: User, item: Any, worked: set[int] | EllipsisType | None = ...
     """
     if not isinstance(item, dict):
         return {"id": None, "status": "invalid", "message": "each item must be an object"}
-    character = locked_character(item["character"]) if _is_id(item) else None
+    character = locked_character(item["character"], item.get("id")) if _is_id(item) else None
     if character is None:
         return {"id": item.get("id"), "status": "unknown_character"}
     entry = {k: v for k, v in item.items() if k != "character"}

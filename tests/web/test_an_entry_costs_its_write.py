@@ -215,3 +215,30 @@ def test_an_entry_reads_its_character_once_under_its_lock_and_loads_no_object(
             sa_event.remove(model, "load", heard)
     assert loaded == []
     assert reads == 2  # under the lock; the version after the insert
+
+
+def test_an_entry_is_looked_for_in_the_log_by_the_read_that_locks_its_character(
+    app,
+    client,
+    api,  # noqa: F811
+    characters,
+):
+    """Under the lock each statement waits its turn among the worker's threads: whether the
+    entry's id was stored or refused before is read with the character, not after it."""
+    item = queued(characters[0], entry("note", text="una"))
+    found = []
+
+    def looked_for(text):
+        if "refused_entry.client_id" in text:
+            found.append("from character" in text)
+        return False
+
+    def sent(status):
+        def send():
+            assert sync(client, api["rita"], item).json["results"][0]["status"] == status
+
+        return send
+
+    statements(app, sent("stored"), looked_for)
+    statements(app, sent("duplicate"), looked_for)
+    assert found == [True, True]  # one look each time, in the character's read
