@@ -81,10 +81,16 @@ def beat(engine, name: str) -> bool:
     return True
 
 
+# The heartbeat a worker writes as it serves (web/health.py ``serving_beat``), /healthz's
+# requests included. Not /healthz's own row: the migrations wrote one as they ran (0014),
+# and a database just made is served by no one.
+SERVING = "serving"
+
+
 def last_beat() -> datetime | None:
-    """The latest heartbeat of any writer (a worker serving, /healthz answering)."""
+    """The latest heartbeat of a worker serving; None when none ever did."""
     try:
-        return db.session.scalar(sa.select(sa.func.max(Heartbeat.at)))
+        return db.session.scalar(sa.select(Heartbeat.at).where(Heartbeat.name == SERVING))
     except SQLAlchemyError:  # a database from before the heartbeat
         db.session.rollback()
         return None

@@ -15,7 +15,7 @@ from alembic.script import ScriptDirectory
 from flask import Blueprint, Flask, current_app, g, jsonify, request
 
 from ..extensions import db
-from ..services.database_health import beat, schema_problems, write_problem
+from ..services.database_health import SERVING, beat, schema_problems, write_problem
 
 bp = Blueprint("health", __name__)
 
@@ -111,7 +111,7 @@ def serving_beat(app: Flask, engine) -> Callable[[], None] | None:
             if now - beaten[0] < SERVING_BEAT:
                 return  # another answer's went first
             beaten[0] = now
-        if not beat(engine, "serving"):
+        if not beat(engine, SERVING):
             beaten[0] = now - SERVING_BEAT / 2
 
     return serving
