@@ -84,7 +84,11 @@ load process changed, the time from that entry's answer to the console holding t
 state, told.
 
 The machine may be shared: its load in the second before each phase is printed, and other
-work makes every latency pessimistic (the CPU per request much less so).
+work makes every latency pessimistic (the CPU per request much less so). Its speed moves
+more between two runs of the same code than most changes do: to compare two versions of the
+code, run them in turn on one day, with ``--keep-day DIR`` (SQLite: the day built once into
+DIR and copied from it by every later run) and ``--told-only`` (the told turn alone, about
+three minutes a run on the largest day), several times each.
 """
 
 from __future__ import annotations
@@ -103,7 +107,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from statistics import quantiles
@@ -133,7 +137,7 @@ from day_load import (
     split,
     typical,
 )
-from day_setup import build_day, roster_held, sample_answers
+from day_setup import Built, build_day, roster_held, sample_answers
 from entries import (
     HOST,
     ROOT,
@@ -366,6 +370,22 @@ def code_version() -> str:
         return "unknown"
 
 
+def keep_day(database: Path, built: Built, folder: Path) -> None:
+    """The day just built (its SQLite database, copied whole, and what ``build_day`` said of
+    it) kept in ``folder`` for later runs (``--keep-day``)."""
+    import sqlite3
+
+    folder.mkdir(parents=True, exist_ok=True)
+    source, copy = sqlite3.connect(database), sqlite3.connect(folder / "day.sqlite3")
+    try:
+        source.backup(copy)
+    finally:
+        copy.close()
+        source.close()
+    (folder / "built.json").write_text(json.dumps(asdict(built)))
+    print(f"the day kept in {folder} for later runs", flush=True)
+
+
 class DayRun:
     """One run: the set-up, the day on each server, each kind alone, the summary."""
 
@@ -391,6 +411,9 @@ class DayRun:
             self.set_up()
             self.serve()
             self.describe()
+            if self.args.told_only:
+                self.push_phase()
+                return
             self.day_phases()
             if self.args.cost_seconds > 0:
                 self.cost_phase()
@@ -423,13 +446,28 @@ class DayRun:
         self.env.pop("DATABASE_URL", None)
         os.environ["LARP_SQLALCHEMY_DATABASE_URI"] = self.uri
         size = args.characters or self.players
-        flask_cli(self.env, "db", "upgrade")
-        self.built = built = build_day(self.uri, size, self.referees, self.boards)
-        print(
-            f"built {size:,} characters × 20 entries, {self.referees} referees,"
-            f" {self.boards} organiser(s) in {built.seconds:.0f} s",
-            flush=True,
-        )
+        kept = Path(args.keep_day) if args.keep_day else None
+        if kept is not None and (kept / "built.json").exists():
+            shutil.copyfile(kept / "day.sqlite3", tmp / "day.sqlite3")
+            flask_cli(self.env, "db", "upgrade")  # the code run may be newer than the day
+            self.built = built = Built(**json.loads((kept / "built.json").read_text()))
+            if (len(built.characters), len(built.tokens)) != (size, self.referees):
+                raise SystemExit(
+                    f"the day kept in {kept} has {len(built.characters):,} characters and"
+                    f" {len(built.tokens)} consoles; this run asks {size:,} and"
+                    f" {self.referees}: keep it in another folder"
+                )
+            print(f"the day kept in {kept}: {len(built.characters):,} characters", flush=True)
+        else:
+            flask_cli(self.env, "db", "upgrade")
+            self.built = built = build_day(self.uri, size, self.referees, self.boards)
+            print(
+                f"built {size:,} characters × 20 entries, {self.referees} referees,"
+                f" {self.boards} organiser(s) in {built.seconds:.0f} s",
+                flush=True,
+            )
+            if kept is not None:
+                keep_day(tmp / "day.sqlite3", built, kept)
         characters = built.characters
         self.consoles = [
             (t, characters[(n * 7919) % len(characters)]) for n, t in enumerate(built.tokens)
@@ -656,10 +694,11 @@ class DayRun:
         finally:
             push.terminate()
             push.wait(timeout=30)
-        polled = self.results[APP]
+        polled = self.results.get(APP)
         print(
             f"  push server: {figures['push cores']:.2f} cores (in the server's);"
-            f" server cores {figures['cores']:.2f} told against {polled['cores']:.2f} polling"
+            f" server cores {figures['cores']:.2f} told"
+            + (f" against {polled['cores']:.2f} polling" if polled else "")
         )
 
     # --- each kind alone ----------------------------------------------------------------
@@ -927,6 +966,16 @@ def main() -> None:
         " (flask push) instead of polling",
     )
     parser.add_argument(
+        "--told-only",
+        action="store_true",
+        help="the told (push) turn alone: no polled turns, no stored answer, no costs",
+    )
+    parser.add_argument(
+        "--keep-day",
+        metavar="DIR",
+        help="SQLite: build the day into DIR the first time, copy it from there later",
+    )
+    parser.add_argument(
         "--push-fallback",
         type=float,
         default=60,
@@ -943,6 +992,8 @@ def main() -> None:
         parser.error("--boards: 1 to 8")
     if args.procs is None:
         args.procs = day.procs
+    if args.keep_day and args.database != "sqlite":
+        parser.error("--keep-day: SQLite only (PostgreSQL's database is emptied at each run)")
     if not 1 <= args.cost_rounds <= 5:
         parser.error("--cost-rounds: 1 to 5")
     if not 1 <= args.procs <= 8 or not 1 <= args.workers <= 32:
