@@ -101,6 +101,7 @@ import platform
 import resource
 import shutil
 import signal
+import sqlite3
 import ssl
 import subprocess
 import sys
@@ -373,8 +374,6 @@ def code_version() -> str:
 def keep_day(database: Path, built: Built, folder: Path) -> None:
     """The day just built (its SQLite database, copied whole, and what ``build_day`` said of
     it) kept in ``folder`` for later runs (``--keep-day``)."""
-    import sqlite3
-
     folder.mkdir(parents=True, exist_ok=True)
     source, copy = sqlite3.connect(database), sqlite3.connect(folder / "day.sqlite3")
     try:

@@ -109,18 +109,15 @@ def lock_character(character: Character | CharacterRow) -> int:
 
 # The character and its event as an entry's write reads them, under the character's write
 # lock (PostgreSQL's FOR UPDATE; SQLite's write transaction): values, no ORM object (loading
-# objects was a third of an entry's cost).
+# objects was a third of an entry's cost). With them, whether the entry's id is in the log or
+# among the refused entries (``SEEN_BEFORE``): one statement fewer under the lock, where each
+# costs a turn of the worker's other threads.
 LOCKED_CHARACTER = (
-    select(*CHARACTER_ROW, *EVENT_ROW)
+    select(*CHARACTER_ROW, *EVENT_ROW, *SEEN_BEFORE.selected_columns)
     .join(Event, Character.event_id == Event.id)
     .where(Character.id == bindparam("id"))
     .with_for_update(of=Character)
 )
-
-
-# With whether an entry id is in the log or among the refused entries (``SEEN_BEFORE``): one
-# statement fewer under the lock, where each costs a turn of the worker's other threads.
-LOCKED_CHARACTER_SEEN = LOCKED_CHARACTER.add_columns(*SEEN_BEFORE.selected_columns)
 
 
 def locked_character(character_id: int, client_id: Any = None) -> CharacterRow | None:
@@ -128,18 +125,14 @@ def locked_character(character_id: int, client_id: Any = None) -> CharacterRow |
     (``lock_character``) for an entry's write; None: no such character. ``client_id``: the
     id of the entry about to be written (any other value: none), whether stored or refused
     before read with it (``CharacterRow.seen``)."""
-    params = {"id": character_id}
-    asked = isinstance(client_id, str)
-    statement = LOCKED_CHARACTER_SEEN if asked else LOCKED_CHARACTER
-    if asked:
-        params["client_id"] = client_id
-    found = write_transaction().execute(statement, params).one_or_none()
+    asked = client_id if isinstance(client_id, str) else None
+    params = {"id": character_id, "client_id": asked}
+    found = write_transaction().execute(LOCKED_CHARACTER, params).one_or_none()
     if found is None:
         return None
-    if not asked:
-        return CharacterRow.of(found, locked=True)
     character = CharacterRow.of(found[:-2], locked=True)
-    character.seen = (client_id, *found[-2:])
+    if asked is not None:
+        character.seen = (asked, *found[-2:])
     return character
 
 
