@@ -149,14 +149,16 @@ def fold_record(
     folded: rules.Folded | None = None,
     conflicts: dict[str, rules.Entry] | None = None,
     last_row: int | None = None,
+    forms: tuple[rules.LarpSheet, dict[str, Any]] | None = None,
 ) -> Record:
     """The record of ``log`` folded with ``sheet``; ``folded``: already folded whole by the
-    caller, and ``conflicts``, the entries it refused, when ``log`` was not read."""
+    caller, and ``conflicts``, the entries it refused, when ``log`` was not read; ``forms``:
+    the sheet's as a record keeps them (``KeptContext.forms``), when known already."""
     folded = rules.fold_log(sheet.ctx, log) if folded is None else folded
     if conflicts is None:
         refused = {c.id for c in folded.conflicts}
         conflicts = {e.id: e for e in log if e.id in refused}
-    slim_sheet, wire_sheet = sheet.forms()
+    slim_sheet, wire_sheet = sheet.forms() if forms is None else forms
     return Record(
         version=version,
         settings=sheet.settings,
@@ -213,7 +215,10 @@ def folded_on(record: Record, sheet: KeptContext, version: int, rows: list) -> R
         if folded.conflicts and folded.conflicts[-1].id == entry.id:
             conflicts = {**conflicts, entry.id: entry}  # refused with the same sheet: rare
         last_row = row_id
-    return fold_record(sheet, version, None, folded, conflicts, last_row)
+    # The same sheet and settings as the record's: its forms are the sheet's, made once.
+    same = record.sheet_digest == sheet.digest and record.settings == sheet.settings
+    forms = (record.sheet, record.wire_sheet) if same else None
+    return fold_record(sheet, version, None, folded, conflicts, last_row, forms)
 
 
 def larp_digest(larp: dict) -> bytes:

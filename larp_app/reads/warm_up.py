@@ -17,11 +17,15 @@ from .roster import row_json
 
 
 def warm_open_events(alive: Callable[[], None] = lambda: None) -> list[tuple[int, int, float]]:
-    """Build the kept view of every open event and its roster lines; ``alive`` is called
-    between pieces of the work (a worker tells its master it is not stuck). Returns each
-    event's id, characters and seconds taken. The database's marks are read first: what is
-    built is of them or newer, and a restore after it is seen (keeping/known.py)."""
-    known().current(versions=False)
+    """Build the kept view of every open event and its roster lines, and know each of their
+    characters (its version and player link: a phone's first poll then reads nothing but
+    the marks); ``alive`` is called between pieces of the work (a worker tells its master
+    it is not stuck). Returns each event's id, characters and seconds taken. The database's
+    marks are read first: what is built is of them or newer, and a restore after it is seen
+    (keeping/known.py)."""
+    kept = known()
+    kept.current()
+    kept.learn_open_events()
     done = []
     events = db.session.scalars(select(Event).where(Event.archived_at.is_(None))).all()
     for event in events:

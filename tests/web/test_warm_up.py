@@ -6,8 +6,13 @@ from __future__ import annotations
 import threading
 
 from larp_app import serving
+from larp_app.extensions import db
 from larp_app.keeping import records
+from larp_app.keeping.known import Known
+from larp_app.models import Character
 from larp_app.reads.warm_up import warm_open_events
+
+from .helpers import data_sheet
 
 
 def test_after_the_warm_up_a_workers_first_roster_folds_nothing(
@@ -27,6 +32,37 @@ def test_after_the_warm_up_a_workers_first_roster_folds_nothing(
     first = client.get(f"/api/v1/events/{event_id}/roster", headers=referee)
     assert first.status_code == 200
     assert [c["id"] for c in first.json["characters"]] == [character_id]
+
+
+def test_after_the_warm_up_a_players_first_poll_looks_up_no_character(
+    app, client, organiser, event_id, character_id, monkeypatch
+):
+    """Every character of the open events is known from the warm-up: the first poll of each
+    player's page after a restart is answered without a query of its own to find it; a
+    character made afterwards is known from the versions, as any change is."""
+    with app.app_context():
+        warm_open_events()
+        secret = db.session.get(Character, character_id).player_secret
+
+    looked_up, load = [], Known._load
+
+    def counted(self, statement, params):
+        looked_up.append(params)
+        return load(self, statement, params)
+
+    monkeypatch.setattr(Known, "_load", counted)
+    first = client.get(f"/p/{secret}/live.json")
+    assert first.status_code == 200
+    assert first.get_json()["character"]["name"]
+    assert looked_up == []
+
+    sheet = {**data_sheet(), "character": "Nuovo", "player": "Pia Bianchi"}
+    made = client.post(f"/api/v1/events/{event_id}/characters", json=sheet, headers=organiser)
+    assert made.status_code == 201, made.json
+    with app.app_context():
+        newcomer = db.session.get(Character, made.json["characters"][0]["id"])
+        name, link = newcomer.name, newcomer.player_secret
+    assert client.get(f"/p/{link}/live.json").get_json()["character"]["name"] == name
 
 
 def test_workers_keep_connections_alive_and_outlast_a_long_first_view():
