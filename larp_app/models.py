@@ -128,11 +128,14 @@ class Entry(db.Model):
         UniqueConstraint("client_id", name="uq_entry_client_id"),
         # A referee's recent entries (their conflicts, after each sync): no scan of the log.
         Index("ix_entry_author_received", "author_id", "received_at"),
+        # A character's entries, and those after a row: one range of the index on either
+        # database (PostgreSQL's planner otherwise joined them with every row after it).
+        Index("ix_entry_character_row", "character_id", "id"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)  # arrival order
     client_id: Mapped[str] = mapped_column(String(36))
-    character_id: Mapped[int] = mapped_column(ForeignKey("character.id"), index=True)
+    character_id: Mapped[int] = mapped_column(ForeignKey("character.id"))
     kind: Mapped[str] = mapped_column(String(30))
     at: Mapped[datetime] = mapped_column(UTCDateTime)
     sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime)

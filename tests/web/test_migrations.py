@@ -143,3 +143,21 @@ def test_an_upgrade_that_leaves_the_database_short_of_a_column_fails_naming_it(a
             upgrade()
     assert exited.value.code == 1
     assert "column entry.referee_at is missing" in capfd.readouterr().err
+
+
+def test_a_characters_entries_after_a_row_are_one_range_of_an_index(app):
+    """Folding on reads "the entries of these characters after their last rows" at every
+    change a worker catches up: an index on (character_id, id) answers each character's part
+    as one range. PostgreSQL had only character_id's, and its planner, its statistics stale
+    after a day's import, joined it with every row after R of the primary key instead."""
+    with app.app_context():
+        indexes = sqlalchemy.inspect(db.engine).get_indexes("entry")
+        ranges = [i["name"] for i in indexes if i["column_names"][:2] == ["character_id", "id"]]
+        assert ranges == ["ix_entry_character_row"]
+        assert not [i for i in indexes if i["column_names"] == ["character_id"]]  # one to write
+        downgrade(revision="6a2d8e4f1b37")
+        indexes = sqlalchemy.inspect(db.engine).get_indexes("entry")
+        assert [i["column_names"] for i in indexes if i["name"] == "ix_entry_character_id"] == [
+            ["character_id"]
+        ]
+        upgrade()
