@@ -65,6 +65,8 @@ HISTORIC = {
     "historic_schemas_completed": ("2f36f65", "up to 0014"),
     "kept_folds": ("6cca8a2", "up to 0015"),
     "marks": ("b3f1efc", "up to 0016"),
+    "marks_moved_by_the_database": ("b579a1a", "up to 0017"),
+    "entry_character_row": ("786d9e7", "up to 0018"),
 }
 
 # What older versions needed and today's environment no longer installs.
