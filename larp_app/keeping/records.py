@@ -187,8 +187,8 @@ def rows_after(last_rows: dict[int, int], ruleset: str) -> dict[int, list]:
 
 
 def _read_rows_after(last_rows: list[tuple[int, int]], ruleset: str, found: dict) -> None:
-    # Each character's own range of rows (an index on the character holds its rows in
-    # order): never the rows of the others between its last one and theirs. Written as
+    # Each character's own range of rows (the index on (character_id, id) holds its rows in
+    # order, on either database): never the rows of the others after its last one. Written as
     # text: a worker warming up asks it for thousands of characters, and expressions made
     # one by one cost it half a second per 10,000.
     ranges, params = [], {}
