@@ -352,21 +352,18 @@ class Known:
             self.seen.setdefault(row[1], self.events[row[1]].version)
             return self._keep_character(row)
 
-    def learn_open_events(self) -> int:
+    def learn_open_events(self) -> None:
         """Every character of the open events known at once (a worker's warm-up), in one
         statement an event: the first poll of each phone after a restart reads nothing more
         than the marks. Call after ``current()``: the events' versions are read, and the
-        characters read after them are at least as new. Returns the characters learnt."""
-        learnt = 0
+        characters read after them are at least as new."""
         with self.lock:
             for event_id, facts in self.events.items():
                 if facts.archived or event_id in self.seen:
                     continue
                 for row in self.rows(CHANGED, {"event": event_id, "since": -1}):
                     self._keep_character(row)
-                    learnt += 1
                 self.seen[event_id] = facts.version
-        return learnt
 
     # --- what a poll asks -------------------------------------------------------------------
 
