@@ -7,9 +7,9 @@ the day's clients ask it:
 
 - unchanged (304): with the tag of the answer the client holds;
 - changed (200): on the app, each ask comes after a note logged on its character beside the
-  server (in this process, through the app's own service, as another referee's entry
-  through another worker), so the app finds the change from the database and folds, renders
-  and compresses the new answer. A state or a player page is asked of each of ``CYCLE``
+  server (in this process, stored as another worker stores a referee's note: ``Changer``),
+  so the app finds the change from the database and folds, renders and compresses the new
+  answer. A state or a player page is asked of each of ``CYCLE``
   characters in turn after one commit changed them all, so that the clients ask back to
   back as the stored-answer server's do: one change a request, each waited for, left the
   workers idle between requests, and an idle worker's wake-up costs as much CPU again as a
@@ -38,6 +38,7 @@ import uuid
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 from day_load import ENTRY_KINDS, STALE, Fresh, KeptAlive, now_z, roster_asked, unpacked
 from entries import cpu_seconds, server_pids
@@ -97,9 +98,19 @@ class Context:
 
 
 class Changer:
-    """A note logged on a character beside the server: the app's own service, in this
-    process, on a thread of its own (its database connection named ``larp-bench``, so that
-    its PostgreSQL backend is not counted as the server's)."""
+    """A note logged on characters beside the server, as another worker stores an entry:
+    one INSERT a note, the notes of a batch in one commit, on a thread of its own in this
+    process (its database connection named ``larp-bench``, so that its PostgreSQL backend
+    is not counted as the server's). Stored as the app stores a note that comes last in
+    its log (``stepped_on``: it changes no other entry's verdict): the database's triggers
+    raise the character's version and the marks as for any entry, and the server finds the
+    change from the database and folds it on.
+
+    Not through the app's own use case (``record_entry``, 1.25 ms a note: ORM objects, the
+    lock, the fold): the clients of a changed kind waited on it three quarters of the time,
+    and a server left idle between answers spends more CPU on each (its wake-up); stored so,
+    a batch of notes costs about a millisecond and the clients ask back to back, as the
+    stored-answer server's do."""
 
     def __init__(self, uri: str):
         if uri.startswith("postgresql"):
@@ -115,14 +126,37 @@ class Changer:
         self.context.push()
 
     def _change(self, characters: list[int]) -> None:
-        from larp_app.extensions import db
-        from larp_app.models import Character
-        from larp_app.services.entries import record_entry
+        from sqlalchemy import insert
 
+        from larp_app import rules
+        from larp_app.extensions import db
+        from larp_app.models import Entry
+
+        now = datetime.now(UTC)
+        rows = []
         for character_id in characters:
-            character = db.session.get(Character, character_id)
-            note = {"id": str(uuid.uuid4()), "at": now_z(), "kind": "note", "text": "bench"}
-            record_entry(character, note, None)
+            client_id = str(uuid.uuid4())
+            note = {
+                "id": client_id,
+                "at": rules.format_instant(now),
+                "kind": "note",
+                "text": "bench",
+            }
+            rows.append(
+                {
+                    "client_id": client_id,
+                    "character_id": character_id,
+                    "kind": "note",
+                    "at": now,
+                    "sent_at": None,
+                    "received_at": now,
+                    "author_id": None,
+                    "fields": note,
+                    "referee_at": None,
+                    "stepped_on": True,
+                }
+            )
+        db.session.execute(insert(Entry.__table__), rows)
         db.session.commit()
 
     async def change(self, characters: list[int]) -> None:

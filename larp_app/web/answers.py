@@ -20,7 +20,7 @@ from flask import Flask
 from flask_babel import force_locale
 
 from .. import rules
-from ..keeping.records import Record
+from ..keeping.records import Record, settings_key_of
 from ..models import Event
 from ..reads.roster import in_language
 from ..rules.wire import state_to_wire
@@ -39,6 +39,16 @@ def state_data(snapshot: rules.Snapshot, instant: bool = False) -> dict[str, Any
         del data["at"]
     data["fold"] = state_to_wire(snapshot.state)
     return data
+
+
+def json_body(app: Flask, data: Any) -> bytes:
+    """``data`` as the body Flask's ``jsonify`` gives it (the app's JSON provider, compact
+    unless debugging, a new line last), with no response made around it."""
+    provider = app.json
+    compact = getattr(provider, "compact", None)
+    pretty = (compact is None and app.debug) or compact is False
+    layout: dict[str, Any] = {"indent": 2} if pretty else {"separators": (",", ":")}
+    return f"{provider.dumps(data, **layout)}\n".encode()
 
 
 def _encoded(app: Flask, record: Record, key: tuple, plain: Callable[[], bytes]):
@@ -67,7 +77,7 @@ def state_answer(
 
     def plain() -> bytes:
         snapshot = rules.snapshot_at(record.folded, ctx, at)
-        return app.json.response({**state_data(snapshot), "your_conflicts": []}).get_data()
+        return json_body(app, {**state_data(snapshot), "your_conflicts": []})
 
     return _encoded(app, record, (tag, STATE, encoding), plain)
 
@@ -94,28 +104,31 @@ def player_answer(
     """The body of the player's page's live part (web/player.py ``live``) of ``record`` at
     ``at`` (whose tag is ``tag``) in ``locale``, in ``encoding``, and the encoding it is in.
     ``facts``: the character's name, player and faction, its event's rule system and
-    settings, read only when the answer is made."""
+    settings (as their key: keeping/records.py ``settings_key_of``), read only when the
+    answer is made."""
 
     def plain() -> bytes:
         character, ruleset, settings = facts()
         snapshot = rules.snapshot_at(record.folded, ctx, at)
-        context = {"state": snapshot, "status_names": status_names(ruleset, settings, locale)}
+        names = dict(_status_names(ruleset, settings, locale))
+        context = {"state": snapshot, "status_names": names}
         with app.app_context(), force_locale(locale):
             html = app.jinja_env.get_template("player/live.html").render(**context)
         data = {"character": character, "state": live_data(snapshot), "html": html}
-        return app.json.response(data).get_data()
+        return json_body(app, data)
 
     return _encoded(app, record, (tag, PLAYER, locale, encoding), plain)
 
 
 def status_names(ruleset: str, settings: dict, locale: str) -> dict[str, str]:
     """Each status of the event's catalogue by its name in ``locale`` (else the rules' own)."""
-    return dict(_status_names(ruleset, json.dumps(settings or {}, sort_keys=True), locale))
+    return dict(_status_names(ruleset, settings_key_of(settings), locale))
 
 
 @lru_cache(maxsize=256)
-def _status_names(ruleset: str, settings: str, locale: str) -> tuple[tuple[str, str], ...]:
-    event = Event(ruleset=ruleset, settings=json.loads(settings))
+def _status_names(ruleset: str, settings_key: str, locale: str) -> tuple[tuple[str, str], ...]:
+    """``status_names`` of the settings as their key."""
+    event = Event(ruleset=ruleset, settings=json.loads(settings_key))
     original = rules.get_ruleset(ruleset).language
     return tuple(
         (key, in_language(status.texts.get("name") or {}, locale, original) or key)

@@ -47,24 +47,25 @@ def select_locale() -> str:
 def locale_for(user_language: str | None) -> str:
     """``select_locale`` for a user whose stored language is known (no user read)."""
     config = current_app.config
-    return pick_locale(
-        session.get("lang"),
-        user_language,
-        request.accept_languages,
-        config["LANGUAGES"],
-        config["BABEL_DEFAULT_LOCALE"],
+    browser = browser_locale(
+        request.accept_languages, config["LANGUAGES"], config["BABEL_DEFAULT_LOCALE"]
     )
+    return pick_locale(session.get("lang"), user_language, browser, config["LANGUAGES"])
 
 
-def pick_locale(
-    chosen: Any, user_language: str | None, accept: LanguageAccept, languages, default: str
-) -> str:
+def pick_locale(chosen: Any, user_language: str | None, browser: str, languages) -> str:
     """The switcher's ``chosen`` language on this device, else the user's stored one, else
-    the best of the browser's ``accept``, else ``default``."""
+    the ``browser``'s (``browser_locale``)."""
     if chosen in languages:
         return chosen
     if user_language in languages:
         return user_language
+    return browser
+
+
+def browser_locale(accept: LanguageAccept, languages, default: str) -> str:
+    """The best of ``languages`` for the browser's ``Accept-Language`` (``accept``), else
+    ``default``."""
     return accept.best_match(languages) or default
 
 

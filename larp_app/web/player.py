@@ -11,7 +11,7 @@ from flask_babel import get_locale
 
 from .. import rules
 from ..keeping import tags
-from ..keeping.records import records, state_etag
+from ..keeping.records import records, settings_key_of, state_etag
 from ..models import Character, Event
 from ..services.badges import character_for_player
 from ..services.characters import larp_sheet
@@ -108,7 +108,7 @@ def live(secret: str):
 
     def facts():
         who = {"name": character.name, "player": character.player, "faction": character.faction}
-        return who, event.ruleset, event.settings
+        return who, event.ruleset, settings_key_of(event.settings)
 
     encoding = encoding_for(request.headers.get("Accept-Encoding", ""))
     ctx = kept.context(character)

@@ -51,7 +51,7 @@ from werkzeug.wsgi import ClosingIterator
 
 from ..keeping import tags
 from ..keeping.known import REFUSALS, Known, known_for
-from ..keeping.records import PLAYER_FACTS, RECORDS
+from ..keeping.records import PLAYER_FACTS, RECORDS, settings_key_of
 from ..keeping.views import VIEWS, kept_view_token
 from ..services import clock
 from ..services.assignments import reach
@@ -61,7 +61,7 @@ from .answers import player_answer, state_answer
 from .health import request_log, serving_beat, write_request_line
 from .hygiene import COOKIES_REFUSED as REFUSED
 from .hygiene import MAX_ID
-from .i18n import pick_locale
+from .i18n import browser_locale, pick_locale
 from .security import FRESH_COOKIE, security_headers
 from .transfer import encoding_for
 
@@ -157,7 +157,7 @@ class QuickAnswers:
         self.wsgi_app = wsgi_app
         self._known: Known | None = None
         self._cookies = Kept(KEPT_COOKIE_BYTES)  # header -> (session data, signed at)
-        self._accepts = Kept(KEPT_ACCEPT_BYTES)  # header -> LanguageAccept
+        self._accepts = Kept(KEPT_ACCEPT_BYTES)  # header -> the browser's best language
 
     @property
     def known(self) -> Known:
@@ -277,11 +277,12 @@ class QuickAnswers:
                 (name, player, faction), ruleset = record.who, sheet.ctx.ruleset.key
                 settings = record.settings  # (its key: the settings as JSON)
             else:
-                name, player, faction, ruleset, settings = self.known.rows(
+                name, player, faction, ruleset, text = self.known.rows(
                     PLAYER_FACTS, {"character": character.id}
                 )[0]
+                settings = settings_key_of(json.loads(text or "{}"))
             who = {"name": name, "player": player, "faction": faction}
-            return who, ruleset, json.loads(settings or "{}")
+            return who, ruleset, settings
 
         encoding = encoding_for(environ.get("HTTP_ACCEPT_ENCODING", ""))
         body, encoded = player_answer(
@@ -433,17 +434,13 @@ class QuickAnswers:
                 return None  # an ended session: the full path clears the cookie
             self._keep_cookie(environ)
         header = environ.get("HTTP_ACCEPT_LANGUAGE", "")
-        accept = self._accepts.get(header)
-        if accept is None:
+        browser = self._accepts.get(header)
+        if browser is None:
             accept = parse_accept_header(header, LanguageAccept)
-            self._accepts.keep(header, accept)
-        return pick_locale(
-            session.get("lang"),
-            None if caller is None else caller.language,
-            accept,
-            config["LANGUAGES"],
-            config["BABEL_DEFAULT_LOCALE"],
-        )
+            browser = browser_locale(accept, config["LANGUAGES"], config["BABEL_DEFAULT_LOCALE"])
+            self._accepts.keep(header, browser)
+        language = None if caller is None else caller.language
+        return pick_locale(session.get("lang"), language, browser, config["LANGUAGES"])
 
     # --- the answer ---------------------------------------------------------------------
 

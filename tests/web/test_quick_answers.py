@@ -20,7 +20,7 @@ from larp_app.models import ApiToken, Character, Mark, RefereeEvent, User, WebSe
 from larp_app.services.clock import now_utc
 
 from .conftest import auth
-from .helpers import log_in, make_user
+from .helpers import log_in, make_user, post_form
 
 pytestmark = pytest.mark.both_databases
 
@@ -406,6 +406,24 @@ def test_a_player_page_in_another_language_is_no_longer_the_one_held(client, sec
     assert spanish.headers["ETag"] != first.headers["ETag"]
 
 
+def test_a_browsers_languages_are_read_once_and_the_switchers_choice_still_comes_first(
+    app, client, secret
+):
+    url = f"/p/{secret}/live.json"
+    browser = {"Accept-Language": "es-ES,es;q=0.9,en;q=0.5"}
+    first = client.get(url, headers=browser)
+    assert '"player.es.' in first.headers["ETag"]
+    with NoFlask(app):
+        assert again(client, url, first, browser).status_code == 304  # the header's pick kept
+    post_form(client, "/language", {"lang": "it", "next": url}, page=f"/p/{secret}")
+    with NoFlask(app):
+        chosen = again(client, url, first, browser)
+    assert chosen.status_code == 200  # the same header, but Italian was chosen on this phone
+    italian = client.get(url, headers={"Accept-Language": "it"})
+    assert chosen.headers["ETag"] == italian.headers["ETag"] != first.headers["ETag"]
+    assert chosen.json["html"] == italian.json["html"]
+
+
 def test_an_unknown_player_link_is_left_to_the_full_path_which_says_not_found(client, secret):
     unknown = "Z" * len(secret)
     answered = client.get(f"/p/{unknown}/live.json", headers={"If-None-Match": 'W/"x"'})
@@ -447,3 +465,16 @@ def test_a_path_with_other_digits_than_ascii_is_left_to_the_full_path(client, re
     )
     assert answered.status_code == 404
     assert "left to the full path" not in caplog.text  # read as no id, not as a failure
+
+
+@pytest.mark.parametrize("debug", [False, True])
+def test_an_answer_kept_as_bytes_is_the_body_flask_gives_the_same_data(app, debug):
+    from larp_app.web.answers import json_body
+
+    data = {"character": {"name": "Ilaria «la Rossa»"}, "state": {"hp": 3, "ok": None}}
+    app.debug = debug
+    try:
+        with app.app_context():
+            assert json_body(app, data) == app.json.response(data).get_data()
+    finally:
+        app.debug = False
