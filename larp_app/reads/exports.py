@@ -160,7 +160,7 @@ def local(instant: datetime | None, zone: tzinfo | None) -> datetime | None:
 def wound_words(wound: str, ruleset: str | None, level: str | None = None) -> str:
     """A wound level in the reader's words, as its rule system calls it (its own wound
     track's ``level`` first): the one place exports name wound levels."""
-    return wound_shown(wound, ruleset, level)["word"]
+    return wound_shown(wound, ruleset, level).word
 
 
 @dataclass(frozen=True)

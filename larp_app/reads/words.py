@@ -4,7 +4,7 @@ page, export and printed sheet calls its quantities, wound levels and derived va
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from flask_babel import get_locale
 
@@ -40,7 +40,14 @@ def _known(key: str | None) -> bool:
     return True
 
 
-def wound_shown(wound: str, key: str | None, level: str | None = None) -> dict[str, Any]:
+class WoundShown(NamedTuple):
+    """A wound level as a page shows it (attributes: a template reads them as such)."""
+
+    icon: str
+    word: str
+
+
+def wound_shown(wound: str, key: str | None, level: str | None = None) -> WoundShown:
     """A wound level as a page shows it: ``icon`` and ``word``; where the rule system keeps a
     wound track of its own (a state's ``level``), the word is that level's. Found once a
     level and language (a board renders it for every changed character); read, never
@@ -49,13 +56,13 @@ def wound_shown(wound: str, key: str | None, level: str | None = None) -> dict[s
 
 
 @lru_cache(maxsize=1024)
-def _wound_shown(wound: str, key: str | None, level: str | None, locale: str) -> dict[str, Any]:
+def _wound_shown(wound: str, key: str | None, level: str | None, locale: str) -> WoundShown:
     said = ruleset_words(key, locale)
     declared = said["wounds"].get(wound) or NEUTRAL.in_language(locale, "en")["wounds"].get(
         wound, {"word": wound, "icon": "?", "severity": 0}
     )
     word = said["levels"].get(level) if level else None
-    return {"icon": declared["icon"], "word": word or declared["word"]}
+    return WoundShown(declared["icon"], word or declared["word"])
 
 
 def quantity_name(key: str | None, quantity: str, short: bool = False) -> str:
