@@ -186,7 +186,12 @@ class Client:
             self.characters = everyone[n::CLIENTS][:SPREAD] or everyone
         else:
             mine = context.characters[n::CLIENTS] or context.characters
-            self.characters = mine[:CYCLE] if kind.changed else mine[:1]
+            if kind.answer == "entry":
+                # The last of its share: not those the changed kinds' notes went to (a few
+                # thousand a run each, no day's log), where the day has enough characters.
+                self.characters = mine[-CYCLE:]
+            else:
+                self.characters = mine[:CYCLE] if kind.changed else mine[:1]
         self.turn = itertools.count()
         self.held: dict = {}  # character (or "since") -> tag
         self.version = context.roster_version if kind.answer == "roster" else None
