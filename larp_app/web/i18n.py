@@ -8,6 +8,7 @@ language (templates/pwa/sw.js), and every page says its language (``Content-Lang
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlencode
 
@@ -47,20 +48,26 @@ def select_locale() -> str:
 def locale_for(user_language: str | None) -> str:
     """``select_locale`` for a user whose stored language is known (no user read)."""
     config = current_app.config
-    browser = browser_locale(
-        request.accept_languages, config["LANGUAGES"], config["BABEL_DEFAULT_LOCALE"]
+    return pick_locale(
+        session.get("lang"),
+        user_language,
+        lambda: browser_locale(
+            request.accept_languages, config["LANGUAGES"], config["BABEL_DEFAULT_LOCALE"]
+        ),
+        config["LANGUAGES"],
     )
-    return pick_locale(session.get("lang"), user_language, browser, config["LANGUAGES"])
 
 
-def pick_locale(chosen: Any, user_language: str | None, browser: str, languages) -> str:
+def pick_locale(
+    chosen: Any, user_language: str | None, browser: Callable[[], str], languages
+) -> str:
     """The switcher's ``chosen`` language on this device, else the user's stored one, else
-    the ``browser``'s (``browser_locale``)."""
+    the browser's (``browser``: found only then, ``browser_locale``)."""
     if chosen in languages:
         return chosen
     if user_language in languages:
         return user_language
-    return browser
+    return browser()
 
 
 def browser_locale(accept: LanguageAccept, languages, default: str) -> str:

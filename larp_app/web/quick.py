@@ -433,14 +433,24 @@ class QuickAnswers:
             if caller is None:
                 return None  # an ended session: the full path clears the cookie
             self._keep_cookie(environ)
+        language = None if caller is None else caller.language
+        return pick_locale(
+            session.get("lang"),
+            language,
+            lambda: self._browser_locale(environ),
+            config["LANGUAGES"],
+        )
+
+    def _browser_locale(self, environ) -> str:
+        """The language the request's ``Accept-Language`` picks, found once a header."""
         header = environ.get("HTTP_ACCEPT_LANGUAGE", "")
         browser = self._accepts.get(header)
         if browser is None:
+            config = self.app.config
             accept = parse_accept_header(header, LanguageAccept)
             browser = browser_locale(accept, config["LANGUAGES"], config["BABEL_DEFAULT_LOCALE"])
             self._accepts.keep(header, browser)
-        language = None if caller is None else caller.language
-        return pick_locale(session.get("lang"), language, browser, config["LANGUAGES"])
+        return browser
 
     # --- the answer ---------------------------------------------------------------------
 
