@@ -3,6 +3,9 @@ page, export and printed sheet calls its quantities, wound levels and derived va
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -11,15 +14,31 @@ from flask_babel import get_locale
 from .. import rules
 from ..rules.vocabulary import NEUTRAL, in_language
 
+# The language of a part rendered with no request around it (``speaking``).
+_SPOKEN: ContextVar[str | None] = ContextVar("spoken", default=None)
 
-def _language() -> str:
-    return str(get_locale() or "en")
+
+def page_language() -> str:
+    """The language the words shown are in: the one a part is rendered in (``speaking``),
+    else the request's (Flask-Babel's), else English."""
+    return _SPOKEN.get() or str(get_locale() or "en")
+
+
+@contextmanager
+def speaking(locale: str) -> Iterator[None]:
+    """Words found in here are in ``locale``, with no request or app context to ask: a
+    part rendered once for every poll of a character that changed (web/answers.py)."""
+    token = _SPOKEN.set(locale)
+    try:
+        yield
+    finally:
+        _SPOKEN.reset(token)
 
 
 def ruleset_words(key: str | None, locale: str | None = None) -> dict[str, Any]:
     """The rule system ``key``'s vocabulary in ``locale`` (the page's language), its own
     language the fallback; the host's neutral words for an unknown rule system."""
-    locale = locale or _language()
+    locale = locale or page_language()
     try:
         ruleset = rules.get_ruleset(key)
     except KeyError:
@@ -52,7 +71,7 @@ def wound_shown(wound: str, key: str | None, level: str | None = None) -> WoundS
     wound track of its own (a state's ``level``), the word is that level's. Found once a
     level and language (a board renders it for every changed character); read, never
     changed, by whoever asks."""
-    return _wound_shown(wound, key, level, _language())
+    return _wound_shown(wound, key, level, page_language())
 
 
 @lru_cache(maxsize=1024)
@@ -69,7 +88,7 @@ def quantity_name(key: str | None, quantity: str, short: bool = False) -> str:
     """What the rule system calls ``quantity`` (hp, ap, energy) in the page's language."""
     said = ruleset_words(key)["quantities"].get(quantity)
     if said is None:
-        said = NEUTRAL.in_language(_language(), "en")["quantities"][quantity]
+        said = NEUTRAL.in_language(page_language(), "en")["quantities"][quantity]
     return said["short" if short else "name"]
 
 
@@ -96,7 +115,7 @@ def status_name(key: str | None, status: str) -> str:
         return status
     for item in table.get("statuses", []):
         if item.get("key") == status:
-            return in_language(item.get("name"), _language(), ruleset.language) or status
+            return in_language(item.get("name"), page_language(), ruleset.language) or status
     return status
 
 
@@ -115,7 +134,7 @@ def figures_shown(key: str | None, extra: dict[str, Any]) -> list[tuple[str, str
             continue
         of = extra.get(figure.of) if figure.of else None
         text = f"{value} / {of}" if of is not None else str(value)
-        shown.append((in_language(figure.name, _language(), language), text))
+        shown.append((in_language(figure.name, page_language(), language), text))
     return shown
 
 

@@ -16,14 +16,13 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
-from babel import Locale
 from flask import Flask
-from flask_babel import force_locale
 
 from .. import rules
 from ..keeping.records import Record, settings_key_of
 from ..models import Event
 from ..reads.roster import in_language
+from ..reads.words import speaking
 from ..rules.wire import state_to_wire
 from ..services.events import status_catalogue
 from .transfer import encoded
@@ -113,18 +112,12 @@ def player_answer(
         snapshot = rules.snapshot_at(record.folded, ctx, at)
         names = dict(_status_names(ruleset, settings, locale))
         context = {"state": snapshot, "status_names": names}
-        with app.app_context(), force_locale(_parsed(locale)):
+        with speaking(locale):  # no app context: its words are found in ``locale``
             html = app.jinja_env.get_template("player/live.html").render(**context)
         data = {"character": character, "state": live_data(snapshot), "html": html}
         return json_body(app, data)
 
     return _encoded(app, record, (tag, PLAYER, locale, encoding), plain)
-
-
-@lru_cache(maxsize=16)
-def _parsed(locale: str) -> Locale:
-    """A language as Flask-Babel takes it, parsed once (a page is rendered at every change)."""
-    return Locale.parse(locale)
 
 
 def status_names(ruleset: str, settings: dict, locale: str) -> dict[str, str]:

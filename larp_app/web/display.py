@@ -3,21 +3,23 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import datetime
+from datetime import UTC, datetime
 from functools import lru_cache
 from typing import Any, NamedTuple
 
+from babel import dates, support
 from flask import Flask, current_app, request
 from flask_babel import format_datetime, format_decimal, format_time, get_locale
 from flask_babel import gettext as _
 from markupsafe import Markup
 
-from .. import rules
+from .. import TRANSLATIONS, rules
 from ..messages import kind_label, kind_owner, refusal_message, ruleset_text
 from ..reads.roster import original_and_translation as both_languages
 from ..reads.words import (
     derived_name,
     figures_shown,
+    page_language,
     quantity_name,
     ruleset_name,
     ruleset_words,
@@ -92,8 +94,9 @@ def public_base_url() -> str:
 
 
 def clock(value: datetime | None) -> str:
-    """A time of day with seconds as the page's language writes it: 15:12:00, 3:12:00 PM."""
-    return "" if value is None else format_time(value, "medium")
+    """A time of day in UTC with seconds as the page's language writes it: 15:12:00,
+    3:12:00 PM (the pages say "UTC" after it; the phone rewrites it in its own time zone)."""
+    return "" if value is None else dates.format_time(value, "medium", UTC, page_language())
 
 
 def weekday_clock(value: datetime | None) -> str:
@@ -142,8 +145,8 @@ def live_words(key: str | None) -> LiveWords:
     (templates/organiser/board_row.html). Its rule system's names of the quantities, long
     and short (``ap`` and ``energy`` None where it does not track them), and the parts' own
     words. Found once a rule system and language: the parts are rendered again at every
-    change of a character."""
-    return _live_words(key, str(get_locale() or "en"))
+    change of a character, with no request around them too (reads/words.py ``speaking``)."""
+    return _live_words(key, page_language())
 
 
 @lru_cache(maxsize=64)
@@ -153,6 +156,7 @@ def _live_words(key: str | None, locale: str) -> LiveWords:
     shorts = {
         f"{q}_short": quantity_name(key, q, short=True) if tracked[q] else None for q in tracked
     }
+    _ = _catalogue(locale).ugettext  # (named so that the catalogue's extraction finds them)
     # (Translations are trusted, as the templates' own _() marks them.)
     return LiveWords(
         **names,
@@ -168,6 +172,15 @@ def _live_words(key: str | None, locale: str) -> LiveWords:
         present=Markup(_("present")),
         not_checked_in=Markup(_("not checked in")),
     )
+
+
+@lru_cache(maxsize=16)
+def _catalogue(locale: str) -> support.Translations:
+    """The interface's translations into ``locale``, loaded as Flask-Babel loads them, read
+    with no request to ask for its language."""
+    translations = support.Translations()
+    translations.merge(support.Translations.load(TRANSLATIONS, [locale], "messages"))
+    return translations
 
 
 def register(app: Flask) -> None:

@@ -6,6 +6,7 @@ referee taken off the event, a dismissal, a refusal."""
 
 from __future__ import annotations
 
+import contextvars
 import json
 import time
 import uuid
@@ -17,10 +18,12 @@ from larp_app import rules
 from larp_app.extensions import db
 from larp_app.keeping.records import CAUGHT_UP, PLAYER_FACTS, RECORDS
 from larp_app.models import ApiToken, Character, Mark, RefereeEvent, User, WebSession
+from larp_app.reads import words
 from larp_app.services.clock import now_utc
+from larp_app.web import display
 
 from .conftest import auth
-from .helpers import log_in, make_user, post_form
+from .helpers import data_sheet, log_in, make_user, post_form
 
 pytestmark = pytest.mark.both_databases
 
@@ -422,6 +425,59 @@ def test_a_browsers_languages_are_read_once_and_the_switchers_choice_still_comes
     italian = client.get(url, headers={"Accept-Language": "it"})
     assert chosen.headers["ETag"] == italian.headers["ETag"] != first.headers["ETag"]
     assert chosen.json["html"] == italian.json["html"]
+
+
+def forget_words():
+    """The words a worker found once a rule system and language, forgotten."""
+    for found in (display._live_words, display._catalogue, words._wound_shown):
+        found.cache_clear()
+
+
+# What puts words on a player's page, each rule system's own: a wound, figures, a status, a
+# countdown, then death and its time of day.
+WORDS_SHOWN = {
+    "ex-nihilo": (
+        "ex-nihilo-sheet.json",
+        [{"kind": "hit", "blows": 10, "pierce": True}, {"kind": "status_on", "key": "paura"}],
+    ),
+    "athkri": (
+        "athkri-sheet.json",
+        [{"kind": "hit", "damage": 16, "pierce": True}, {"kind": "status_on", "key": "indefenso"}],
+    ),
+}
+
+
+@pytest.mark.parametrize("language", ["it", "es", "en"])
+@pytest.mark.parametrize("ruleset", sorted(WORDS_SHOWN))
+def test_a_player_page_made_before_flask_says_what_the_page_says_in_every_language(
+    app, client, other_worker, organiser, ruleset, language
+):
+    """The live part made with no request around it (web/answers.py, which the full path's
+    twin serves too) finds its words in the page's language as the page itself does, through
+    Flask-Babel: the rule system's, the interface's, a time of day."""
+    event = client.post("/api/v1/events", json={"name": "Notte", "ruleset": ruleset},
+                        headers=organiser).json["id"]  # fmt: skip
+    sheet, hurt = WORDS_SHOWN[ruleset]
+    made = client.post(f"/api/v1/events/{event}/characters", json=data_sheet(sheet),
+                       headers=organiser)  # fmt: skip
+    character_id = made.json["characters"][0]["id"]
+    with app.app_context():
+        page = f"/p/{db.session.get(Character, character_id).player_secret}"
+    headers = {"Accept-Language": language}
+    held = client.get(f"{page}/live.json", headers=headers)
+    for entries in (hurt, [{"kind": "kill", "reason": "plot"}]):
+        for entry in entries:
+            log(other_worker, character_id, organiser, **entry)
+        forget_words()  # as a worker that never showed a page in this language
+        with NoFlask(app):  # asked as a worker serves it, with no app context around
+            quick = contextvars.Context().run(again, client, f"{page}/live.json", held, headers)
+        assert quick.status_code == 200
+        forget_words()  # (the page finds its own)
+        shown = client.get(page, headers=headers)
+        assert shown.headers["Content-Language"] == language
+        assert quick.json["html"] in shown.get_data(as_text=True)
+        held = quick
+    assert quick.json["state"]["wound"] == "dead"
 
 
 def test_an_unknown_player_link_is_left_to_the_full_path_which_says_not_found(client, secret):
