@@ -184,7 +184,8 @@ def _catalogue(locale: str) -> support.Translations:
 
 
 def register(app: Flask) -> None:
-    # Times are shown in BABEL_DEFAULT_TIMEZONE (UTC) as each language writes them.
+    # Times are shown in UTC as each language writes them: ``clock`` by Babel itself (a live
+    # part is rendered with no request), the others through Flask-Babel (its time zone UTC).
     app.jinja_env.filters.update(
         clock=clock,
         weekday_clock=weekday_clock,
