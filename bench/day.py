@@ -71,7 +71,9 @@ Last, unless ``--cost-seconds 0``: the CPU of each kind of request alone, on eac
 (200), and an entry through ``/sync``; the ratio app / stored answer, against the issue's
 targets. Over brotli the stored-answer server is measured both ways (compressed once, and per
 request). The two servers take turns ``--cost-rounds`` times (2), and each figure is the lowest
-of its rounds: this machine's speed moves by a factor of two within the hour.
+of its rounds: this machine's speed moves by a factor of two within the hour. ``--costs-only``
+measures these alone, with no day's turns (a few minutes on a kept day), and
+``--cost-kinds`` only the kinds whose names hold one of its ;-separated words.
 
 With ``--push``, a third turn: the same day on the app, its player pages and consoles told
 of their character's changes by the app's push server (``flask push``, as ``make run``
@@ -371,6 +373,15 @@ def code_version() -> str:
         return "unknown"
 
 
+def cost_kinds(words: str | None) -> tuple:
+    """The cost phase's kinds whose names hold one of ``words`` (;-separated: the kinds'
+    names hold commas); every kind without them."""
+    if not words:
+        return COST_KINDS
+    asked = [w.strip() for w in words.split(";") if w.strip()]
+    return tuple(k for k in COST_KINDS if any(w in k.name for w in asked))
+
+
 def keep_day(database: Path, built: Built, folder: Path) -> None:
     """The day just built (its SQLite database, copied whole, and what ``build_day`` said of
     it) kept in ``folder`` for later runs (``--keep-day``)."""
@@ -404,6 +415,7 @@ class DayRun:
         self.began = time.monotonic()
         self.results: dict = {}
         self.costs: dict = {}
+        self.cost_kinds = cost_kinds(args.cost_kinds)
 
     def run(self) -> None:
         try:
@@ -412,6 +424,9 @@ class DayRun:
             self.describe()
             if self.args.told_only:
                 self.push_phase()
+                return
+            if self.args.costs_only:
+                self.cost_phase()
                 return
             self.day_phases()
             if self.args.cost_seconds > 0:
@@ -745,6 +760,7 @@ class DayRun:
                     not args.sync,
                     changer,
                     self.database,
+                    self.cost_kinds,
                 )
             finally:
                 changer.close()
@@ -765,6 +781,7 @@ class DayRun:
                         not args.sync,
                         None,
                         self.database,
+                        self.cost_kinds,
                     )[0]
                 )
                 self.anchor.stop(stored)
@@ -833,7 +850,7 @@ class DayRun:
         if not costs:
             self.push_summary()
             return
-        for cost in COST_KINDS:
+        for cost in self.cost_kinds:
             mine, theirs = costs["app"][cost.name][0], costs["anchor"][cost.name][0]
             ratio = mine / max(theirs, 1e-9)
             target, verdict = "", ""
@@ -965,6 +982,17 @@ def main() -> None:
         " (flask push) instead of polling",
     )
     parser.add_argument(
+        "--costs-only",
+        action="store_true",
+        help="each kind alone, on the app and the stored-answer server: no day's turns",
+    )
+    parser.add_argument(
+        "--cost-kinds",
+        metavar="WORDS",
+        help="only the cost kinds whose names hold one of these ;-separated words"
+        " (e.g. 'player page, changed (200);one entry')",
+    )
+    parser.add_argument(
         "--told-only",
         action="store_true",
         help="the told (push) turn alone: no polled turns, no stored answer, no costs",
@@ -995,6 +1023,11 @@ def main() -> None:
         parser.error("--keep-day: SQLite only (PostgreSQL's database is emptied at each run)")
     if not 1 <= args.cost_rounds <= 5:
         parser.error("--cost-rounds: 1 to 5")
+    if args.costs_only and (args.told_only or args.cost_seconds <= 0):
+        parser.error("--costs-only: with some --cost-seconds, and not with --told-only")
+    if not cost_kinds(args.cost_kinds):
+        names = "; ".join(k.name for k in COST_KINDS)
+        parser.error(f"--cost-kinds: none of the kinds ({names}) holds {args.cost_kinds!r}")
     if not 1 <= args.procs <= 8 or not 1 <= args.workers <= 32:
         parser.error("--procs: 1 to 8; --workers: 1 to 32")
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))

@@ -311,9 +311,11 @@ async def kind_loop(
     )
 
 
-def kind_costs(port, master, context: Context, seconds, kept_alive, changer, database) -> tuple:
-    """CPU per answer (ms) of each kind alone: {name: (all, the database's part or None)};
-    and the last body of each stored answer's kind ({kind: bytes})."""
+def kind_costs(
+    port, master, context: Context, seconds, kept_alive, changer, database, kinds=KINDS
+) -> tuple:
+    """CPU per answer (ms) of each of ``kinds`` alone: {name: (all, the database's part or
+    None)}; and the last body of each stored answer's kind ({kind: bytes})."""
     pids = server_pids(master)
 
     def measure(start=None):
@@ -325,7 +327,7 @@ def kind_costs(port, master, context: Context, seconds, kept_alive, changer, dat
         return server, base
 
     costs, bodies = {}, {}
-    for kind in KINDS:
+    for kind in kinds:
         done, body = asyncio.run(
             kind_loop(port, kind, context, seconds, kept_alive, changer, measure)
         )
