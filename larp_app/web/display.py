@@ -5,16 +5,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from functools import lru_cache
+from pathlib import Path
 from typing import Any, NamedTuple
 
-from babel import dates, support
+from babel import dates
 from flask import Flask, current_app, request
 from flask_babel import format_datetime, format_decimal, format_time, get_locale
 from flask_babel import gettext as _
 from markupsafe import Markup
 
 from .. import TRANSLATIONS, rules
-from ..messages import kind_label, kind_owner, refusal_message, ruleset_text
+from ..messages import kind_label, kind_owner, plugin_catalogue, refusal_message, ruleset_text
 from ..reads.roster import original_and_translation as both_languages
 from ..reads.words import (
     derived_name,
@@ -29,6 +30,8 @@ from ..reads.words import (
 )
 from ..services.refusals import refusal_words
 from .field_names import field_name, problem_line, shown_value, tabletop_rows
+
+APP_PACKAGE = Path(TRANSLATIONS).parent  # (its catalogues in translations/, as a rule system's)
 
 
 def words(label: str | Mapping[str, str]) -> str:
@@ -156,7 +159,9 @@ def _live_words(key: str | None, locale: str) -> LiveWords:
     shorts = {
         f"{q}_short": quantity_name(key, q, short=True) if tracked[q] else None for q in tracked
     }
-    _ = _catalogue(locale).ugettext  # (named so that the catalogue's extraction finds them)
+    # The interface's catalogue for ``locale`` (no request to ask), named so that the
+    # catalogue's extraction finds the words.
+    _ = plugin_catalogue(APP_PACKAGE, locale).ugettext
     # (Translations are trusted, as the templates' own _() marks them.)
     return LiveWords(
         **names,
@@ -172,15 +177,6 @@ def _live_words(key: str | None, locale: str) -> LiveWords:
         present=Markup(_("present")),
         not_checked_in=Markup(_("not checked in")),
     )
-
-
-@lru_cache(maxsize=16)
-def _catalogue(locale: str) -> support.Translations:
-    """The interface's translations into ``locale``, loaded as Flask-Babel loads them, read
-    with no request to ask for its language."""
-    translations = support.Translations()
-    translations.merge(support.Translations.load(TRANSLATIONS, [locale], "messages"))
-    return translations
 
 
 def register(app: Flask) -> None:

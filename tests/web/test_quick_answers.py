@@ -17,6 +17,7 @@ import sqlalchemy
 from larp_app import rules
 from larp_app.extensions import db
 from larp_app.keeping.records import CAUGHT_UP, PLAYER_FACTS, RECORDS
+from larp_app.messages import plugin_catalogue
 from larp_app.models import ApiToken, Character, Mark, RefereeEvent, User, WebSession
 from larp_app.reads import words
 from larp_app.services.clock import now_utc
@@ -429,7 +430,7 @@ def test_a_browsers_languages_are_read_once_and_the_switchers_choice_still_comes
 
 def forget_words():
     """The words a worker found once a rule system and language, forgotten."""
-    for found in (display._live_words, display._catalogue, words._wound_shown):
+    for found in (display._live_words, plugin_catalogue, words._wound_shown):
         found.cache_clear()
 
 
