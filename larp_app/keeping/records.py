@@ -11,11 +11,14 @@ character again, and only it. An entry's write folds on from the worker's record
 (``keep_after_commit``). A record is a cache: dropping every one changes no answer
 (tests/web/test_snapshots.py proves it against the full fold).
 
-A record is compact: the fold's state and the answer's data, never the character's whole
-sheet. The sheet (with what only its rule system reads) is parsed again from the stored
-larp sheet when a fold or a step in time needs it; a few hundred parsed ones are kept, the
-most recently used (a 5,000-character event would otherwise hold every sheet in every
-worker).
+A record is compact: the fold's state and the answer's data, and of the character's sheet
+only what a fold reads (``rules.wire.fold_sheet``: its figures, its advancements' costs,
+the details its rule system's fold reads), with which the record is folded on, stepped in
+time and answered. The whole sheet (its texts, what only its pages show) is parsed again
+from the stored larp sheet when the full path needs it; a few hundred parsed ones are kept,
+the most recently used (a 10,000-character event would otherwise hold every sheet in every
+worker). A sheet whose stored text is the one a record was folded with (known by the
+text's digest) is not parsed again to fold that record on.
 
 An event's views (keeping/views.py) are made of these records. Both are forgotten at once
 when the database's epoch moves (a restore, a rewritten log: keeping/known.py drops them).
@@ -30,7 +33,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
 from flask import current_app
@@ -41,7 +44,7 @@ from sqlalchemy.orm import Session
 from .. import rules
 from ..extensions import db
 from ..models import Character, Entry, Event
-from ..rules.wire import sheet_to_wire, state_to_wire
+from ..rules.wire import fold_sheet, sheet_to_wire, state_to_wire
 from ..services.events import event_settings, settings_read
 from . import tags
 from .logs import log_cache, log_of
@@ -59,9 +62,10 @@ def settings_key_of(settings: dict | None) -> str:
     return json.dumps(settings or {}, sort_keys=True)
 
 
-def slim(sheet: rules.LarpSheet) -> rules.LarpSheet:
-    """The sheet's common figures alone (what a kept snapshot shows: the maxima)."""
-    return rules.LarpSheet(**{key: getattr(sheet, key) for key in rules.sheet.CORE_KEYS})
+@lru_cache(maxsize=64)
+def settings_key_of_text(settings_text: str | None) -> str:
+    """``settings_key_of`` the settings' stored text (a few events' settings: kept)."""
+    return settings_key_of(json.loads(settings_text or "{}"))
 
 
 @dataclass
@@ -70,8 +74,10 @@ class Record:
 
     version: int
     settings: str
-    sheet: rules.LarpSheet  # slim: the common figures
+    sheet: rules.LarpSheet  # as a fold reads it (rules.wire.fold_sheet)
     wire_sheet: dict[str, Any]  # what the phone's fold reads of the sheet (rules.wire)
+    # That sheet with the settings: what the record is folded on, stepped and answered with.
+    ctx: rules.Context
     folded: rules.Folded
     conflict_entries: dict[str, rules.Entry]  # the entries the fold refused, by id
     snapshot: rules.Snapshot | None = None  # at the view's instant
@@ -149,7 +155,7 @@ def fold_record(
     folded: rules.Folded | None = None,
     conflicts: dict[str, rules.Entry] | None = None,
     last_row: int | None = None,
-    forms: tuple[rules.LarpSheet, dict[str, Any]] | None = None,
+    forms: tuple[rules.LarpSheet, dict[str, Any], rules.Context] | None = None,
 ) -> Record:
     """The record of ``log`` folded with ``sheet``; ``folded``: already folded whole by the
     caller, and ``conflicts``, the entries it refused, when ``log`` was not read; ``forms``:
@@ -158,12 +164,13 @@ def fold_record(
     if conflicts is None:
         refused = {c.id for c in folded.conflicts}
         conflicts = {e.id: e for e in log if e.id in refused}
-    slim_sheet, wire_sheet = sheet.forms() if forms is None else forms
+    fold_form, wire_sheet, ctx = sheet.forms() if forms is None else forms
     return Record(
         version=version,
         settings=sheet.settings,
-        sheet=slim_sheet,
+        sheet=fold_form,
         wire_sheet=wire_sheet,
+        ctx=ctx,
         folded=folded,
         conflict_entries=conflicts,
         last_row=last_row,
@@ -217,7 +224,7 @@ def folded_on(record: Record, sheet: KeptContext, version: int, rows: list) -> R
         last_row = row_id
     # The same sheet and settings as the record's: its forms are the sheet's, made once.
     same = record.sheet_digest == sheet.digest and record.settings == sheet.settings
-    forms = (record.sheet, record.wire_sheet) if same else None
+    forms = (record.sheet, record.wire_sheet, record.ctx) if same else None
     return fold_record(sheet, version, None, folded, conflicts, last_row, forms)
 
 
@@ -250,6 +257,10 @@ class LarpDigests:
                     del self.known[next(iter(self.known))]
                 self.known[key] = found
         return found
+
+    def of_text(self, larp_text: str) -> bytes | None:
+        """The digest of the larp sheet stored as ``larp_text``, when known (no parse)."""
+        return self.known.get(hashlib.blake2b(larp_text.encode(), digest_size=16).digest())
 
 
 @dataclass
@@ -312,10 +323,10 @@ EVENT_ROW = (Event.id, Event.name, Event.ruleset, Event.archived_at, cast(Event.
 @dataclass
 class KeptContext:
     settings: str  # the settings key
-    larp: dict  # the larp sheet as stored, parsed into ``ctx``
+    larp: dict | None  # the larp sheet as stored, parsed into ``ctx`` (None: a record's own)
     ctx: rules.Context
     digest: bytes  # of ``larp`` (larp_digest)
-    _forms: tuple[rules.LarpSheet, dict[str, Any]] | None = None
+    _forms: tuple[rules.LarpSheet, dict[str, Any], rules.Context] | None = None
     # The larp sheet's and the settings' stored texts once found to be these (``read_from``,
     # ``larp_read_from``).
     _larp_text: str | None = None
@@ -337,11 +348,21 @@ class KeptContext:
         """This stored text of a larp sheet is this one's (``larp_read_from`` says so)."""
         self._larp_text = larp_text
 
-    def forms(self) -> tuple[rules.LarpSheet, dict[str, Any]]:
-        """The sheet as a record keeps it: slim, and as the phone's fold reads it."""
+    def forms(self) -> tuple[rules.LarpSheet, dict[str, Any], rules.Context]:
+        """The sheet as a record keeps it: as a fold reads it, as the phone's fold reads
+        it, and the first with the settings."""
         if self._forms is None:
-            self._forms = slim(self.ctx.sheet), sheet_to_wire(self.ctx.sheet)
+            sheet = fold_sheet(self.ctx.sheet)
+            context = rules.Context.of(sheet, self.ctx.settings)
+            self._forms = sheet, sheet_to_wire(self.ctx.sheet), context
         return self._forms
+
+    @classmethod
+    def of_record(cls, record: Record) -> KeptContext:
+        """The sheet ``record`` was folded with, as the record keeps it (``Record.ctx``):
+        to fold it on and answer from, with no sheet parsed; never kept among the parsed."""
+        forms = (record.sheet, record.wire_sheet, record.ctx)
+        return cls(record.settings, None, record.ctx, record.sheet_digest, forms)
 
 
 @dataclass
@@ -497,7 +518,8 @@ class Records:
     def kept_context(self, character: Character | CharacterRow) -> KeptContext:
         """The character's sheet parsed, with its digest: two records folded with the same
         digest and settings key were folded with the same sheet and settings. A character
-        read as its row's texts: the sheet kept parsed from those very texts, unparsed."""
+        read as its row's texts: the sheet kept parsed from those very texts, or its
+        record's own as a fold reads it, unparsed (``_sheet_read``)."""
         event = character.event
         if isinstance(character, CharacterRow):
             sheet = self._sheet_read(
@@ -538,8 +560,9 @@ class Records:
 
         The character's version, sheet and entries are read in one statement, of one moment:
         the record is never newer in name than in content. A sheet no longer kept parsed
-        (a few hundred are, the most recently used) is parsed from the text read there: in
-        a 10,000-character event, nearly every player page's character is one."""
+        (a few hundred are, the most recently used: in a 10,000-character event, nearly
+        every player page's character is one) is the record's own when the text read there
+        is the one it was folded with (``_records_own``), else parsed from that text."""
         held = self.records.get(character_id)
         # The row after which entries were stored since (0: the record folded none).
         after = held and (held.last_row if held.folded.last_at is not None else 0)
@@ -570,30 +593,45 @@ class Records:
     def _sheet_read(
         self, character_id: int, larp_text: str, settings_text: str | None, ruleset: str
     ) -> KeptContext | None:
-        """The character's sheet parsed from its stored texts (a larp sheet, its event's
-        settings, as ``CAUGHT_UP`` reads them): the one kept when it holds them, else parsed
-        now and kept (None: the texts cannot be read, the full path says why), as
-        ``sheet_from_text`` reads the larp sheet's text."""
+        """The character's sheet from its stored texts (a larp sheet, its event's settings,
+        as ``CAUGHT_UP`` and ``locked_character`` read them): the one kept parsed when it
+        holds them; the record's own (``_records_own``) when they are the ones it was folded
+        with, unparsed, as a fold reads it (what folding on, judging an entry and answering
+        read); else parsed now and kept (None: the texts cannot be read, the full path says
+        why), as ``sheet_from_text`` reads the larp sheet's text."""
         kept = self.contexts.get(character_id)
         if kept is not None and kept.was_read_from(larp_text, settings_text):
             return kept
         try:
-            key = settings_key_of(json.loads(settings_text or "{}"))
+            key = settings_key_of_text(settings_text)
+            own = self._records_own(character_id, larp_text, key)
+            if own is not None:
+                return own
             sheet = self.sheet_from_text(character_id, key, larp_text, settings_read(ruleset, key))
         except (TypeError, ValueError, KeyError, rules.InvalidInput):
             return None
         sheet.read_from(larp_text, settings_text)
         return sheet
 
-    def poll_tag(self, record: Record, character_id: int, at: datetime) -> str | None:
+    def _records_own(self, character_id: int, larp_text: str, key: str) -> KeptContext | None:
+        """The sheet of the record kept of the character, when ``larp_text`` (and the
+        settings' key ``key``) are those it was folded with: known by the text's digest,
+        not parsed. None: no record, another sheet or settings, or a text not seen here."""
+        record = self.records.get(character_id)
+        if record is None or record.settings != key or record.sheet_digest is None:
+            return None
+        if self.digests.of_text(larp_text) != record.sheet_digest:
+            return None
+        return KeptContext.of_record(record)
+
+    def poll_tag(self, record: Record, at: datetime) -> str | None:
         """``state_etag`` at ``at`` of a record this worker keeps (its poll window made now
-        when it has none that holds ``at``); None when its sheet is not kept parsed."""
+        when it has none that holds ``at``); None when an entry is dated after ``at``."""
         known = known_change(record, record.version, at)
         if known is NOT_KNOWN:
-            sheet = self.contexts.get(character_id)
-            if sheet is None or (record.folded.last_at is not None and record.folded.last_at > at):
+            if record.folded.last_at is not None and record.folded.last_at > at:
                 return None
-            known, due = rules.last_and_next_change(record.folded, sheet.ctx, at)
+            known, due = rules.last_and_next_change(record.folded, record.ctx, at)
             record.poll = (at, due, known)
         return tags.state(record.version, known)
 

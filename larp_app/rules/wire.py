@@ -16,7 +16,7 @@ from typing import Any
 from .entries import PHYSICAL
 from .registry import get_ruleset
 from .settings import Settings
-from .sheet import LarpSheet
+from .sheet import Advancement, LarpSheet
 from .state import State
 from .statuses import TEXTS
 from .timeutil import format_instant
@@ -44,17 +44,37 @@ def state_to_wire(state: State) -> dict[str, Any]:
     return to_wire(state)
 
 
+def _fold_details(sheet: LarpSheet) -> Mapping[str, Any]:
+    """The details of ``sheet`` its rule system's fold reads (``Ruleset.fold_details``)."""
+    wanted = get_ruleset(sheet.ruleset).fold_details
+    if wanted is None:
+        return sheet.details
+    return {k: sheet.details[k] for k in wanted if k in sheet.details}
+
+
+def fold_sheet(sheet: LarpSheet) -> LarpSheet:
+    """The sheet as a fold reads it, as a phone's fold has it (``sheet_to_wire``): its
+    figures, its advancements' names and costs, the details its rule system's fold reads;
+    no advancement's text, no warnings, no tables. Folded with it, a log's states, snapshots
+    and changes are those of the whole sheet (tests/unit/test_fold_sheet.py): what a worker
+    keeps of every character to answer its polls, with no sheet parsed again."""
+    return dataclasses.replace(
+        sheet,
+        advancements=tuple(
+            Advancement(a.name, a.energy_cost, a.passive) for a in sheet.advancements
+        ),
+        details=_fold_details(sheet),
+        warnings=(),
+        tables={},
+    )
+
+
 def sheet_to_wire(sheet: LarpSheet) -> dict[str, Any]:
     """The sheet's figures a fold reads: maxima, energy recovery, costs, and the details its
     rule system's fold reads (``Ruleset.fold_details``); and what a break of the armour
     leaves (``Ruleset.armour_kept``), which the console says."""
     ruleset = get_ruleset(sheet.ruleset)
-    wanted = ruleset.fold_details
-    details = (
-        sheet.details
-        if wanted is None
-        else {k: sheet.details[k] for k in wanted if k in sheet.details}
-    )
+    details = _fold_details(sheet)
     return {
         "ruleset": sheet.ruleset,
         "hp_max": sheet.hp_max,

@@ -69,14 +69,15 @@ def _encoded(app: Flask, record: Record, key: tuple, plain: Callable[[], bytes])
 
 
 def state_answer(
-    app: Flask, record: Record, ctx: rules.Context, tag: str, at, encoding: str | None
+    app: Flask, record: Record, tag: str, at, encoding: str | None
 ) -> tuple[bytes, str | None]:
     """The body of the state answer of ``record`` at ``at`` (whose tag is ``tag``), with no
     entry of the caller's that stopped counting, in ``encoding`` as Flask-Compress would
-    give it; and the encoding it is in (None: as it is, too short to compress)."""
+    give it; and the encoding it is in (None: as it is, too short to compress). Made with
+    the record's own sheet (``Record.ctx``): no sheet is parsed for it."""
 
     def plain() -> bytes:
-        snapshot = rules.snapshot_at(record.folded, ctx, at)
+        snapshot = rules.snapshot_at(record.folded, record.ctx, at)
         return json_body(app, {**state_data(snapshot), "your_conflicts": []})
 
     return _encoded(app, record, (tag, STATE, encoding), plain)
@@ -94,7 +95,6 @@ def live_data(snapshot: rules.Snapshot) -> dict[str, Any]:
 def player_answer(
     app: Flask,
     record: Record,
-    ctx: rules.Context,
     tag: str,
     locale: str,
     at,
@@ -109,7 +109,7 @@ def player_answer(
 
     def plain() -> bytes:
         character, ruleset, settings = facts()
-        snapshot = rules.snapshot_at(record.folded, ctx, at)
+        snapshot = rules.snapshot_at(record.folded, record.ctx, at)
         names = dict(_status_names(ruleset, settings, locale))
         context = {"state": snapshot, "status_names": names}
         with speaking(locale):  # no app context: its words are found in ``locale``

@@ -513,15 +513,14 @@ def get_state(character_id: int):
     etag = tags.console_state(tag, g.user.id, dismissed_mark(g.user))
     if (unchanged := not_modified(etag)) is not None:
         return unchanged
-    kept = records()
-    record = kept.record(character)
+    record = records().record(character)
     conflicts = _your_conflicts(character)
     if conflicts or (record.folded.last_at is not None and record.folded.last_at > now):
         state = _state_json(state_of(character, now))
         return versioned({**state, "your_conflicts": conflicts}, etag)
     # The answer every caller gets, rendered once (web/answers.py): as the quick answers do.
     encoding = encoding_for(request.headers.get("Accept-Encoding", ""))
-    body, encoded = state_answer(current_app, record, kept.context(character), tag, now, encoding)
+    body, encoded = state_answer(current_app, record, tag, now, encoding)
     response = Response(body, mimetype="application/json")
     if encoded:
         response.headers["Content-Encoding"] = encoded

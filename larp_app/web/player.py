@@ -100,8 +100,7 @@ def live(secret: str):
         response = Response(status=304)
         response.set_etag(etag, weak=True)
         return response
-    kept = records()
-    record = kept.record(character)
+    record = records().record(character)
     if record.folded.last_at is not None and record.folded.last_at > now:
         return _live_answer(character, now, etag)  # an entry dated later: folded to now
     event = character.event
@@ -111,8 +110,7 @@ def live(secret: str):
         return who, event.ruleset, settings_key_of(event.settings)
 
     encoding = encoding_for(request.headers.get("Accept-Encoding", ""))
-    ctx = kept.context(character)
-    body, encoded = player_answer(current_app, record, ctx, tag, locale, now, encoding, facts)
+    body, encoded = player_answer(current_app, record, tag, locale, now, encoding, facts)
     response = Response(body, mimetype="application/json")
     if encoded:
         response.headers["Content-Encoding"] = encoded

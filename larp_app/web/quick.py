@@ -237,11 +237,10 @@ class QuickAnswers:
         headers = [("Cache-Control", "no-cache"), ("Vary", "Accept-Encoding" if by_token else VARY)]
         if _holds(held, etag):
             return etag, headers
-        sheet = self._records().contexts.get(character_id)
-        if record.folded.conflicts or sheet is None:
+        if record.folded.conflicts:
             return None  # the caller's entries that stopped counting: the full path reads them
         encoding = encoding_for(environ.get("HTTP_ACCEPT_ENCODING", ""))
-        body, encoded = state_answer(self.app, record, sheet.ctx, tag, now, encoding)
+        body, encoded = state_answer(self.app, record, tag, now, encoding)
         return etag, [*headers, *_content("application/json", body, encoded)], body
 
     def _player(self, environ, held, secret):
@@ -268,13 +267,10 @@ class QuickAnswers:
         ]
         if _holds(held, etag):
             return etag, headers
-        sheet = self._records().contexts.get(character.id)
-        if sheet is None:
-            return None
 
         def facts():
             if record.who is not None:  # read with the record at its version
-                (name, player, faction), ruleset = record.who, sheet.ctx.ruleset.key
+                (name, player, faction), ruleset = record.who, record.ctx.ruleset.key
                 settings = record.settings  # (its key: the settings as JSON)
             else:
                 name, player, faction, ruleset, text = self.known.rows(
@@ -285,9 +281,7 @@ class QuickAnswers:
             return who, ruleset, settings
 
         encoding = encoding_for(environ.get("HTTP_ACCEPT_ENCODING", ""))
-        body, encoded = player_answer(
-            self.app, record, sheet.ctx, tag, locale, now, encoding, facts
-        )
+        body, encoded = player_answer(self.app, record, tag, locale, now, encoding, facts)
         return etag, [*headers, *_content("application/json", body, encoded)], body
 
     def _record(self, character_id: int, version: int):
@@ -300,7 +294,7 @@ class QuickAnswers:
         if record is None or record.version != version:
             return None
         now = clock.now_utc()
-        tag = kept.poll_tag(record, character_id, now)
+        tag = kept.poll_tag(record, now)
         return None if tag is None else (record, tag, now)
 
     def _roster(self, environ, held, query):

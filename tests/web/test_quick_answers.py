@@ -196,6 +196,39 @@ def test_a_changed_state_whose_sheet_this_worker_no_longer_keeps_parsed_is_answe
     assert quick.headers["ETag"] == full.headers["ETag"]
 
 
+@pytest.mark.parametrize("kind", ["console state by token", "player page"])
+def test_a_change_of_a_sheet_read_before_is_answered_with_the_records_own_sheet_unparsed(
+    app, client, other_worker, organiser, referee, phone, board, event_id, character_id,
+    secret, kind,
+):  # fmt: skip
+    """Once this worker has read a character's stored sheet, a change is folded on and
+    answered with the sheet its record keeps (as a fold reads it), known by the stored
+    text's digest: no sheet parsed, nothing added to the parsed sheets kept, the full
+    path's bytes."""
+    asker, url, headers = polls(event_id, character_id, secret, referee, phone, board, client)[kind]
+    kept = app.extensions
+    answered = asker.get(url, headers=headers)
+    unhurt = _hp(answered)
+    for n in range(3):
+        kept[RECORDS].contexts.clear()  # as hundreds of other characters would
+        log(other_worker, character_id, organiser, kind="hit", damage=1, pierce=True)
+        with NoFlask(app):
+            quick = again(asker, url, answered, headers)
+        assert quick.status_code == 200
+        # The first change reads the stored text and parses it; after it, the text is known.
+        assert (character_id in kept[RECORDS].contexts) == (n == 0)
+        full = again_through_flask(app, asker, url, answered, headers)
+        assert (quick.data, quick.headers["ETag"]) == (full.data, full.headers["ETag"])
+        answered = quick
+    assert _hp(quick) == unhurt - 3  # each hit folded on
+
+
+def _hp(answer) -> int:
+    """The hit points a console's state or a player's page says."""
+    data = answer.get_json()
+    return data["state"]["hp"] if "html" in data else data["hp"]
+
+
 def test_a_player_page_changed_elsewhere_is_made_from_the_one_read_that_brings_it_up_to_date(
     app, client, other_worker, organiser, event_id, character_id, secret
 ):
