@@ -9,6 +9,7 @@ import pytest
 from sqlalchemy import event as sa_event
 
 from larp_app.extensions import db
+from larp_app.keeping.records import RECORDS, Records
 from larp_app.models import Character, Event
 
 from .test_acknowledged_means_counted import SHEET, api, event_id, post, queued, sync  # noqa: F401  (fixtures)
@@ -242,3 +243,32 @@ def test_an_entry_is_looked_for_in_the_log_by_the_read_that_locks_its_character(
     statements(app, sent("stored"), looked_for)
     statements(app, sent("duplicate"), looked_for)
     assert found == [True, True]  # one look each time, in the character's read
+
+
+def test_an_entry_for_a_character_whose_sheet_is_not_kept_parsed_is_judged_with_its_record(
+    app,
+    client,
+    api,  # noqa: F811
+    characters,
+):
+    """A worker keeps a few hundred sheets parsed, the most recently used. An entry for a
+    character whose record it keeps, and whose stored sheet it has read before, is folded on
+    and judged with the record's own sheet (as a fold reads it: an advancement's cost here),
+    with no sheet parsed; its answer is the whole fold's."""
+    character = characters[0]
+    first = sync(client, api["rita"], queued(character, entry("hit", damage=1)))
+    assert first.json["results"][0]["status"] == "stored"
+    kept = app.extensions[RECORDS]
+    kept.contexts.clear()  # as hundreds of other characters would
+    wrong = entry("spend_energy", amount=2, advancement="Colpo Caricato")
+    spent = entry("spend_energy", amount=1, advancement="Colpo Caricato")
+    answer = sync(client, api["rita"], queued(character, wrong), queued(character, spent))
+    refused, stored = answer.json["results"]
+    assert (refused["status"], refused["code"]) == ("refused", "wrong_cost")
+    assert stored["status"] == "stored"
+    assert character not in kept.contexts  # judged with the record's sheet, unparsed
+    app.extensions[RECORDS] = Records()  # as a worker that never saw the character
+    whole = client.get(f"/api/v1/characters/{character}/state", headers=api["rita"]).json
+    figures = ("hp", "ap", "energy", "hp_max", "energy_max", "wound")
+    assert {k: stored["state"][k] for k in figures} == {k: whole[k] for k in figures}
+    assert whole["energy"] == whole["energy_max"] - 1
