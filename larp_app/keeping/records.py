@@ -74,9 +74,9 @@ class Record:
 
     version: int
     settings: str
-    sheet: rules.LarpSheet  # as a fold reads it (rules.wire.fold_sheet)
     wire_sheet: dict[str, Any]  # what the phone's fold reads of the sheet (rules.wire)
-    # That sheet with the settings: what the record is folded on, stepped and answered with.
+    # Its sheet as a fold reads it (rules.wire.fold_sheet) with the settings: what the
+    # record is folded on, stepped and answered with.
     ctx: rules.Context
     folded: rules.Folded
     conflict_entries: dict[str, rules.Entry]  # the entries the fold refused, by id
@@ -101,6 +101,11 @@ class Record:
     # Answers rendered once (keeping/answers.py): (tag, what, encoding) -> bytes, of one tag
     # at a time (the state's latest).
     answers: dict[tuple, Any] = field(default_factory=dict)
+
+    @property
+    def sheet(self) -> rules.LarpSheet:
+        """The sheet as a fold reads it (what a kept snapshot shows)."""
+        return self.ctx.sheet
 
     def answer(self, key: tuple) -> Any:
         return self.answers.get(key)
@@ -155,7 +160,7 @@ def fold_record(
     folded: rules.Folded | None = None,
     conflicts: dict[str, rules.Entry] | None = None,
     last_row: int | None = None,
-    forms: tuple[rules.LarpSheet, dict[str, Any], rules.Context] | None = None,
+    forms: tuple[dict[str, Any], rules.Context] | None = None,
 ) -> Record:
     """The record of ``log`` folded with ``sheet``; ``folded``: already folded whole by the
     caller, and ``conflicts``, the entries it refused, when ``log`` was not read; ``forms``:
@@ -164,11 +169,10 @@ def fold_record(
     if conflicts is None:
         refused = {c.id for c in folded.conflicts}
         conflicts = {e.id: e for e in log if e.id in refused}
-    fold_form, wire_sheet, ctx = sheet.forms() if forms is None else forms
+    wire_sheet, ctx = sheet.forms() if forms is None else forms
     return Record(
         version=version,
         settings=sheet.settings,
-        sheet=fold_form,
         wire_sheet=wire_sheet,
         ctx=ctx,
         folded=folded,
@@ -224,7 +228,7 @@ def folded_on(record: Record, sheet: KeptContext, version: int, rows: list) -> R
         last_row = row_id
     # The same sheet and settings as the record's: its forms are the sheet's, made once.
     same = record.sheet_digest == sheet.digest and record.settings == sheet.settings
-    forms = (record.sheet, record.wire_sheet, record.ctx) if same else None
+    forms = (record.wire_sheet, record.ctx) if same else None
     return fold_record(sheet, version, None, folded, conflicts, last_row, forms)
 
 
@@ -246,9 +250,13 @@ class LarpDigests:
         self.known: dict[bytes, bytes] = {}
         self.lock = threading.Lock()
 
+    @staticmethod
+    def _key(larp_text: str) -> bytes:
+        return hashlib.blake2b(larp_text.encode(), digest_size=16).digest()
+
     def of(self, larp_text: str, larp: dict) -> bytes:
         """The digest of ``larp``, parsed from ``larp_text``."""
-        key = hashlib.blake2b(larp_text.encode(), digest_size=16).digest()
+        key = self._key(larp_text)
         found = self.known.get(key)
         if found is None:
             found = larp_digest(larp)
@@ -260,7 +268,7 @@ class LarpDigests:
 
     def of_text(self, larp_text: str) -> bytes | None:
         """The digest of the larp sheet stored as ``larp_text``, when known (no parse)."""
-        return self.known.get(hashlib.blake2b(larp_text.encode(), digest_size=16).digest())
+        return self.known.get(self._key(larp_text))
 
 
 @dataclass
@@ -326,7 +334,7 @@ class KeptContext:
     larp: dict | None  # the larp sheet as stored, parsed into ``ctx`` (None: a record's own)
     ctx: rules.Context
     digest: bytes  # of ``larp`` (larp_digest)
-    _forms: tuple[rules.LarpSheet, dict[str, Any], rules.Context] | None = None
+    _forms: tuple[dict[str, Any], rules.Context] | None = None
     # The larp sheet's and the settings' stored texts once found to be these (``read_from``,
     # ``larp_read_from``).
     _larp_text: str | None = None
@@ -348,20 +356,19 @@ class KeptContext:
         """This stored text of a larp sheet is this one's (``larp_read_from`` says so)."""
         self._larp_text = larp_text
 
-    def forms(self) -> tuple[rules.LarpSheet, dict[str, Any], rules.Context]:
-        """The sheet as a record keeps it: as a fold reads it, as the phone's fold reads
-        it, and the first with the settings."""
+    def forms(self) -> tuple[dict[str, Any], rules.Context]:
+        """The sheet as a record keeps it: as the phone's fold reads it, and as a fold
+        reads it (``fold_sheet``) with the settings."""
         if self._forms is None:
             sheet = fold_sheet(self.ctx.sheet)
-            context = rules.Context.of(sheet, self.ctx.settings)
-            self._forms = sheet, sheet_to_wire(self.ctx.sheet), context
+            self._forms = sheet_to_wire(sheet), rules.Context.of(sheet, self.ctx.settings)
         return self._forms
 
     @classmethod
     def of_record(cls, record: Record) -> KeptContext:
         """The sheet ``record`` was folded with, as the record keeps it (``Record.ctx``):
         to fold it on and answer from, with no sheet parsed; never kept among the parsed."""
-        forms = (record.sheet, record.wire_sheet, record.ctx)
+        forms = (record.wire_sheet, record.ctx)
         return cls(record.settings, None, record.ctx, record.sheet_digest, forms)
 
 

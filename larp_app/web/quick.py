@@ -37,7 +37,6 @@ left to it, so no cache is read under marks older than the request.
 
 from __future__ import annotations
 
-import json
 import logging
 import threading
 import time
@@ -51,7 +50,7 @@ from werkzeug.wsgi import ClosingIterator
 
 from ..keeping import tags
 from ..keeping.known import REFUSALS, Known, known_for
-from ..keeping.records import PLAYER_FACTS, RECORDS, settings_key_of
+from ..keeping.records import PLAYER_FACTS, RECORDS, settings_key_of_text
 from ..keeping.views import VIEWS, kept_view_token
 from ..services import clock
 from ..services.assignments import reach
@@ -276,7 +275,7 @@ class QuickAnswers:
                 name, player, faction, ruleset, text = self.known.rows(
                     PLAYER_FACTS, {"character": character.id}
                 )[0]
-                settings = settings_key_of(json.loads(text or "{}"))
+                settings = settings_key_of_text(text)
             who = {"name": name, "player": player, "faction": faction}
             return who, ruleset, settings
 
