@@ -2,7 +2,9 @@
 
 import io
 import logging
+import os
 import re
+import time
 
 import pytest
 import sqlalchemy
@@ -177,6 +179,83 @@ def test_the_app_s_own_handler_writes_each_request_s_line_as_it_is(client, log_l
         own.setStream(stderr)
     assert written.getvalue().splitlines() == log_lines
     assert " GET /no-such-page 404 " in log_lines[0]
+
+
+class CountedWrites(io.StringIO):
+    """A log stream that counts its writes."""
+
+    writes = 0
+
+    def write(self, text):
+        self.writes += 1
+        return super().write(text)
+
+
+def _written_soon(stream, count: int) -> list[str]:
+    """The lines on ``stream`` once it holds ``count`` (nothing flushes the handler)."""
+    deadline = time.monotonic() + 10
+    while len(stream.getvalue().splitlines()) < count and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return stream.getvalue().splitlines()
+
+
+def test_a_busy_worker_s_request_lines_reach_the_log_together_and_soon(client, log_lines):
+    """A line waits for the lines of its moment (one write for them all: the answering
+    threads never wait on the log's file) and reaches the log by itself, in order."""
+    own = next(h for h in request_log.handlers if isinstance(h, RequestLines))
+    written = CountedWrites()
+    stderr = own.setStream(written)
+    try:
+        for n in range(20):
+            client.get(f"/no-such-page-{n}")
+        lines = _written_soon(written, 20)
+        writes = written.writes
+    finally:
+        own.setStream(stderr)
+    assert lines == log_lines
+    assert [line.split()[3] for line in lines] == [f"/no-such-page-{n}" for n in range(20)]
+    assert writes < 20
+
+
+def test_a_request_line_through_a_log_record_waits_with_the_others(client, log_lines):
+    """With a filter on the request log, each line goes through a log record: the app's
+    handler writes it as it writes the others."""
+    own = next(h for h in request_log.handlers if isinstance(h, RequestLines))
+    written = CountedWrites()
+    stderr = own.setStream(written)
+    request_log.addFilter(keep_all := lambda record: True)
+    try:
+        client.get("/no-such-page")
+        client.get("/healthz")
+        lines = _written_soon(written, 2)
+    finally:
+        request_log.removeFilter(keep_all)
+        own.setStream(stderr)
+    assert lines == log_lines
+    assert " GET /healthz 200 " in lines[1]
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")  # fork beside threads: as gunicorn
+def test_a_forked_worker_writes_its_own_request_lines_and_not_its_parent_s():
+    read, write = os.pipe()
+    to_pipe = os.fdopen(write, "w")
+    handler = RequestLines(to_pipe)
+    handler.write_line("the parent's")  # waiting as the worker forks
+    child = os.fork()
+    if child == 0:  # the worker
+        try:
+            handler.write_line("the worker's")
+            handler.flush()
+        finally:
+            os._exit(0)
+    handler.stream = io.StringIO()  # the parent's lines go elsewhere from here
+    to_pipe.close()
+    with os.fdopen(read) as pipe:
+        written = pipe.read()
+    os.waitpid(child, 0)
+    handler.flush()
+    assert written == "the worker's\n"
+    assert handler.stream.getvalue() == "the parent's\n"
 
 
 def test_the_request_log_leaves_badge_and_player_secrets_out(client, log_lines):
