@@ -3,7 +3,17 @@
 from flask import Flask, render_template
 
 from ..extensions import csrf
-from . import display, health, hygiene, quick, rulesets, security, transfer, unavailable
+from . import (
+    display,
+    health,
+    hygiene,
+    live_part,
+    quick,
+    rulesets,
+    security,
+    transfer,
+    unavailable,
+)
 
 
 def register(app: Flask) -> None:
@@ -27,6 +37,7 @@ def register(app: Flask) -> None:
     app.before_request(quick.keep_up)  # what the worker keeps, up to the database's marks
     transfer.configure(app)
     display.register(app)
+    live_part.register(app)
     unavailable.register(app)
     rulesets.register(app)
     for blueprint in (

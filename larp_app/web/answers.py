@@ -25,6 +25,7 @@ from ..reads.roster import in_language
 from ..reads.words import speaking
 from ..rules.wire import state_to_wire
 from ..services.events import status_catalogue
+from .live_part import live_part
 from .transfer import encoded
 
 STATE, PLAYER = "state", "player"
@@ -111,9 +112,8 @@ def player_answer(
         character, ruleset, settings = facts()
         snapshot = rules.snapshot_at(record.folded, record.ctx, at)
         names = dict(_status_names(ruleset, settings, locale))
-        context = {"state": snapshot, "status_names": names}
         with speaking(locale):  # no app context: its words are found in ``locale``
-            html = app.jinja_env.get_template("player/live.html").render(**context)
+            html = live_part(snapshot, names)
         data = {"character": character, "state": live_data(snapshot), "html": html}
         return json_body(app, data)
 

@@ -144,7 +144,7 @@ class LiveWords(NamedTuple):
 
 def live_words(key: str | None) -> LiveWords:
     """What a character's live parts say, in the page's language: the player's
-    (templates/player/live.html) and a line of the organiser's board
+    (web/live_part.py) and a line of the organiser's board
     (templates/organiser/board_row.html). Its rule system's names of the quantities, long
     and short (``ap`` and ``energy`` None where it does not track them), and the parts' own
     words. Found once a rule system and language: the parts are rendered again at every

@@ -21,6 +21,7 @@ from ..services.events import status_catalogue
 from ..tokens import SECRET_LENGTH
 from . import answers
 from .answers import live_data, player_answer
+from .live_part import live_part
 from .transfer import encoding_for
 
 bp = Blueprint("player", __name__, url_prefix="/p")
@@ -128,7 +129,7 @@ def _live_answer(character: Character, now, etag: str):
                 "faction": character.faction,
             },
             "state": live_data(context["state"]),
-            "html": render_template("player/live.html", **context),
+            "html": live_part(context["state"], context["status_names"]),
         }
     )
     response.set_etag(etag, weak=True)

@@ -3,8 +3,8 @@
 Jinja keeps a template's globals as a ChainMap over the environment's own, so that a global
 added after a template was loaded is still seen by it. Every render copies that map into its
 context, key by key through the chain, and every ``{% from ... import ... %}`` compares the
-two templates' globals key by key too: together they cost more than the rest of the player's
-live part (templates/player/live.html), which is rendered for every change of a character.
+two templates' globals key by key too: together they cost more than the rest of a board's
+row (templates/organiser/board_row.html), which is rendered for every change of a character.
 
 Here a template's globals are one dict, made when the template is loaded. The environment's
 globals are all set while the app is built (web/display.py, web/rulesets.py, Flask-Babel's

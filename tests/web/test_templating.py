@@ -31,9 +31,9 @@ def environment(app):
 
 
 def test_a_template_s_globals_are_one_dict_holding_every_global_of_the_app(environment):
-    template = environment.get_template("player/live.html")
+    template = environment.get_template("organiser/board_row.html")
     assert type(template.globals) is dict
-    assert {"url_for", "live_words", "gettext", "wound_shown"} <= template.globals.keys()
+    assert {"url_for", "live_words", "gettext", "wound", "live_part"} <= template.globals.keys()
 
 
 @pytest.mark.parametrize("change", ["set", "update", "setdefault"])
