@@ -27,10 +27,9 @@ START = datetime(2027, 3, 6, 15, 0, tzinfo=UTC)
 
 
 def _snapshot(*entries: dict, seconds: int = 30):
-    """The demo sheet's state (armour that breaks) ``seconds`` after ``entries``, logged one
-    a second from START."""
+    """The demo sheet's state ``seconds`` after ``entries``, logged one a second from START."""
     sheet = convert_sheet(json.loads(DEMO_SHEET.read_text(encoding="utf-8")))
-    ctx = Context.of(sheet, read_settings({"optional_rules": {"armour_breaks": True}}, "ex-nihilo"))
+    ctx = Context.of(sheet, read_settings({}, "ex-nihilo"))
     logged = [
         read_entry(
             {
