@@ -181,13 +181,13 @@ class RequestLines(logging.StreamHandler):
         self._waiting: list[str] = []
         self._waiting_lock = threading.Lock()  # never held over a write
         self._due = threading.Event()
-        self._writer: int | None = None  # the process whose writer thread runs
+        self._writing = False  # whether this process's writer thread runs
 
     def write_line(self, line: str) -> None:
         with self._waiting_lock:
             first = not self._waiting
             self._waiting.append(line)
-        if self._writer != os.getpid():
+        if not self._writing:
             self._start_writer()
         if first:
             self._due.set()
@@ -209,9 +209,9 @@ class RequestLines(logging.StreamHandler):
 
     def _start_writer(self) -> None:
         with self._waiting_lock:
-            if self._writer == os.getpid():
+            if self._writing:
                 return
-            self._writer = os.getpid()
+            self._writing = True
         threading.Thread(target=self._write_waiting, name="request-lines", daemon=True).start()
 
     def _write_waiting(self) -> None:
