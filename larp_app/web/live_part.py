@@ -29,7 +29,8 @@ from .display import clock, live_words
 
 def _text(value: object) -> str:
     """``value`` as an element's text or an attribute's value: a whole number as it is,
-    anything else escaped (quotes too)."""
+    anything else escaped (quotes too). Not markupsafe's ``escape``, which makes a ``Markup``
+    of every value: 12 of them were half of a render's time."""
     return str(value) if type(value) is int else html.escape(str(value))
 
 
