@@ -53,6 +53,7 @@ from sqlalchemy.sql.elements import TextClause
 
 from ..extensions import db
 from ..models import Badge, Character, Entry, Event
+from .driver import DriverStatement
 
 MARK_NAMES = ("epoch", "versions", "accounts", "refusals", "conflicts")
 EPOCH_RANGE = 2**30  # a random epoch, raised by one at each rewrite, stays an integer
@@ -100,10 +101,28 @@ FLUSHING = "larp_flushing"
 TO_EXPIRE = "larp_versions_to_expire"
 
 # An entry's insert, and the version its trigger gave the character (built once: this runs
-# with every entry).
+# with every entry, on the driver's cursor: keeping/driver.py).
 _ENTRY = Entry.__table__
-INSERT_ENTRY = insert(_ENTRY).returning(_ENTRY.c.id)
+ENTRY_VALUES = (
+    "client_id",
+    "character_id",
+    "kind",
+    "at",
+    "sent_at",
+    "received_at",
+    "author_id",
+    "fields",
+    "referee_at",
+    "stepped_on",
+)
+INSERT_ENTRY = (
+    insert(_ENTRY)
+    .values({name: bindparam(name, type_=_ENTRY.c[name].type) for name in ENTRY_VALUES})
+    .returning(_ENTRY.c.id)
+)
 CHARACTER_VERSION = select(Character.version).where(Character.id == bindparam("character"))
+_INSERT_ENTRY = DriverStatement(INSERT_ENTRY)
+_CHARACTER_VERSION = DriverStatement(CHARACTER_VERSION)
 
 
 class Written(dict):
@@ -133,13 +152,13 @@ def _written(session: Session) -> Written:
 
 
 def store_entry(row: dict[str, Any], character: Character) -> tuple[int, int]:
-    """Insert one entry (``row``, with ``stepped_on`` as its writer judged it) for
-    ``character`` (loaded, or a ``CharacterRow`` read past the ORM: keeping/records.py), in
-    the session's transaction; return its row id and the version its
-    insert gave the character (the trigger raised it)."""
+    """Insert one entry (``row``: each of ``ENTRY_VALUES``, with ``stepped_on`` as its
+    writer judged it) for ``character`` (loaded, or a ``CharacterRow`` read past the ORM:
+    keeping/records.py), in the session's transaction; return its row id and the version
+    its insert gave the character (the trigger raised it)."""
     connection = db.session.connection()
-    row_id = connection.execute(INSERT_ENTRY, row).scalar_one()
-    version = connection.execute(CHARACTER_VERSION, {"character": character.id}).scalar_one()
+    row_id = _INSERT_ENTRY.scalar_one(connection, row)
+    version = _CHARACTER_VERSION.scalar_one(connection, {"character": character.id})
     if isinstance(character, Character):  # as loaded: not a change to flush
         attributes.set_committed_value(character, "version", version)
     else:  # a row read past the ORM (keeping/records.py CharacterRow)
@@ -239,9 +258,8 @@ def _ended(session: Session) -> None:
 @sa_event.listens_for(Engine, "before_execute")
 def _executing(connection, statement, _multiparams, _params, _options) -> None:
     """A write past the objects on a watched table (or any textual write) in a session's
-    transaction: every character counts as changed until it ends."""
-    if statement is INSERT_ENTRY:
-        return  # the entry's own: store_entry names its character
+    transaction: every character counts as changed until it ends. (An entry's own insert is
+    sent on the driver, past this: ``store_entry`` names its character.)"""
     if isinstance(statement, Insert | Update | Delete):
         if getattr(statement.table, "name", None) not in WATCHED:
             return

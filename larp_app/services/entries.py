@@ -12,6 +12,7 @@ from sqlalchemy.exc import IntegrityError
 
 from .. import rules
 from ..extensions import db
+from ..keeping.driver import DriverStatement
 from ..keeping.logs import log_of, run
 from ..keeping.records import CHARACTER_ROW, EVENT_ROW, CharacterRow, records, state_of
 from ..keeping.versions import CHARACTER_VERSION, store_entry
@@ -109,10 +110,10 @@ def lock_character(character: Character | CharacterRow) -> int:
 
 # The character and its event as an entry's write reads them, under the character's write
 # lock (PostgreSQL's FOR UPDATE; SQLite's write transaction): values, no ORM object (loading
-# objects was a third of an entry's cost). With them, whether the entry's id is in the log or
-# among the refused entries (``SEEN_BEFORE``): one statement fewer under the lock, where each
-# costs a turn of the worker's other threads.
-LOCKED_CHARACTER = (
+# objects was a third of an entry's cost), on the driver's cursor (keeping/driver.py). With
+# them, whether the entry's id is in the log or among the refused entries (``SEEN_BEFORE``):
+# one statement fewer under the lock, where each costs a turn of the worker's other threads.
+LOCKED_CHARACTER = DriverStatement(
     select(*CHARACTER_ROW, *EVENT_ROW, *SEEN_BEFORE.selected_columns)
     .join(Event, Character.event_id == Event.id)
     .where(Character.id == bindparam("id"))
@@ -127,7 +128,7 @@ def locked_character(character_id: int, client_id: Any = None) -> CharacterRow |
     before read with it (``CharacterRow.seen``)."""
     asked = client_id if isinstance(client_id, str) else None
     params = {"id": character_id, "client_id": asked}
-    found = write_transaction().execute(LOCKED_CHARACTER, params).one_or_none()
+    found = LOCKED_CHARACTER.one_or_none(write_transaction(), params)
     if found is None:
         return None
     character = CharacterRow.of(found[:-2], locked=True)

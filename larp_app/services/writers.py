@@ -5,6 +5,7 @@ from __future__ import annotations
 from sqlalchemy.engine import Connection
 
 from ..extensions import db
+from ..keeping.driver import begin_immediate
 
 
 def write_transaction() -> Connection:
@@ -20,5 +21,5 @@ def write_transaction() -> Connection:
         connection.dialect.name == "sqlite"
         and not connection.connection.dbapi_connection.in_transaction
     ):
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
+        begin_immediate(connection)
     return connection
