@@ -1,14 +1,16 @@
-"""Statements that every entry runs, sent on the database driver's own cursor.
+"""Statements sent on the database driver's own cursor, as SQLAlchemy compiles them.
 
-An entry's write runs three statements of a row each (its character read under the lock,
-its insert, the version its trigger gave). Through SQLAlchemy's execution each cost about
-as much again in Python as the driver's own work (its events, its execution context, its
-result objects), on a worker where an entry is most of what a referee waits for. Here they
-run on the cursor of the session's own connection, in its transaction, as SQLAlchemy
-compiles them for that database, their values converted by the columns' own types (found
-once per database): what is sent and read is what SQLAlchemy's execution sends and reads.
+The statements every entry runs (its character read under the lock, its insert, the
+version its trigger gave) and the quick answers' reads (keeping/known.py ``Known.rows``)
+are a row or a few each. Through SQLAlchemy's execution each cost about as much again in
+Python as the driver's own work (its events, its execution context, its result objects),
+on a worker where an entry or a changed poll is most of what a phone waits for. Here a
+statement is compiled once for its database (``Compiled``), its values and its columns
+converted by their own types: what is sent and read is what SQLAlchemy's execution sends
+and reads. An entry's run on the session's own connection, in its transaction
+(``DriverStatement``).
 
-What is skipped: the engine's statement event (``before_execute``), where
+What an entry's statement skips: the engine's statement event (``before_execute``), where
 keeping/versions.py watches writes past the session's objects; an entry's insert names its
 character itself (``store_entry``), as it did before. The event of a statement sent on a
 cursor (``before_cursor_execute``) is told, so whatever counts or traces the statements
@@ -20,9 +22,7 @@ a failed write is the same.
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy.engine import Connection, Dialect
@@ -30,64 +30,62 @@ from sqlalchemy.exc import DBAPIError, MultipleResultsFound, NoResultFound
 from sqlalchemy.sql import ClauseElement
 
 
-@dataclass(frozen=True)
-class _Prepared:
-    sql: str
-    names: tuple[str, ...] | None  # the values' order (a positional driver), else by name
-    binds: tuple[tuple[str, Callable], ...]  # (name, conversion) of the values converted
-    results: tuple[Callable | None, ...]  # each column's conversion, in order
+class Compiled:
+    """A statement as its database's driver takes it: its text, its values in the driver's
+    style (by position or by name) converted as its types convert them, and the rows it
+    gives converted as its columns' types convert them (a date kept as SQLite's text, a
+    date again). Compiled once for a database, by SQLAlchemy."""
+
+    def __init__(self, statement: ClauseElement, dialect: Dialect):
+        compiled = statement.compile(dialect=dialect)
+        self.sql = compiled.string
+        self.order = tuple(compiled.positiontup) if compiled.positional else None
+        self._binds = tuple(
+            (name, convert)
+            for name, bind in compiled.binds.items()
+            if (convert := bind.type.dialect_impl(dialect).bind_processor(dialect)) is not None
+        )
+        columns = tuple(
+            column.type.dialect_impl(dialect).result_processor(dialect, None)
+            for column in statement.exported_columns
+        )
+        self._columns = columns if any(columns) else None
+
+    def values(self, params: dict[str, Any]) -> Sequence | dict:
+        if self._binds:
+            params = dict(params)
+            for name, convert in self._binds:
+                if name in params:
+                    params[name] = convert(params[name])
+        return params if self.order is None else tuple(params[name] for name in self.order)
+
+    def converted(self, rows: list) -> list:
+        """The driver's rows, each value as its column's type reads it."""
+        columns = self._columns
+        if columns is None:
+            return rows
+        return [
+            tuple(v if c is None else c(v) for v, c in zip(row, columns, strict=True))
+            for row in rows
+        ]
 
 
 class DriverStatement:
     """``statement`` (a select, or an insert with its values as bound parameters and a
-    RETURNING), run on the driver's cursor of a SQLAlchemy connection."""
+    RETURNING), run on the driver's cursor of a SQLAlchemy connection, in its transaction."""
 
     def __init__(self, statement: ClauseElement):
         self.statement = statement
-        self._prepared: dict[tuple[str, str], _Prepared] = {}
-        self._lock = threading.Lock()
-
-    def _for(self, dialect: Dialect) -> _Prepared:
-        key = (dialect.name, dialect.driver)
-        found = self._prepared.get(key)
-        if found is None:
-            with self._lock:
-                found = self._prepared.get(key) or self._prepare(dialect)
-                self._prepared[key] = found
-        return found
-
-    def _prepare(self, dialect: Dialect) -> _Prepared:
-        compiled = self.statement.compile(dialect=dialect)
-        binds = []
-        for name, bind in compiled.binds.items():
-            convert = bind.type.dialect_impl(dialect).bind_processor(dialect)
-            if convert is not None:
-                binds.append((name, convert))
-        results = tuple(
-            column.type.dialect_impl(dialect).result_processor(dialect, None)
-            for column in self.statement.exported_columns
-        )
-        names = tuple(compiled.positiontup) if compiled.positional else None
-        return _Prepared(compiled.string, names, tuple(binds), results)
+        self._compiled: dict[tuple[str, str], Compiled] = {}
 
     def rows(self, connection: Connection, params: dict[str, Any]) -> list[tuple]:
         """Every row the statement gives with ``params``, each value converted."""
-        prepared = self._for(connection.dialect)
-        values = dict(params)
-        for name, convert in prepared.binds:
-            if name in values:
-                values[name] = convert(values[name])
-        sent: Sequence | dict = (
-            values if prepared.names is None else [values[n] for n in prepared.names]
-        )
-        found = _sent(connection, prepared.sql, sent)
-        results = prepared.results
-        if not any(results):
-            return [tuple(row) for row in found]
-        return [
-            tuple(v if c is None else c(v) for v, c in zip(row, results, strict=True))
-            for row in found
-        ]
+        dialect = connection.dialect
+        key = (dialect.name, dialect.driver)
+        compiled = self._compiled.get(key)
+        if compiled is None:
+            compiled = self._compiled[key] = Compiled(self.statement, dialect)
+        return compiled.converted(_sent(connection, compiled.sql, compiled.values(params)))
 
     def one_or_none(self, connection: Connection, params: dict[str, Any]) -> tuple | None:
         found = self.rows(connection, params)

@@ -54,6 +54,7 @@ from ..models import (
     User,
     WebSession,
 )
+from .driver import Compiled
 from .versions import MARK_NAMES
 
 MARKS = select(
@@ -157,19 +158,6 @@ class CharacterFacts:
     version: int
 
 
-class Compiled:
-    """A statement as its database's driver takes it: its text, and its parameters in the
-    driver's style (by position or by name)."""
-
-    def __init__(self, statement, dialect):
-        compiled = statement.compile(dialect=dialect)
-        self.sql = str(compiled)
-        self.order = compiled.positiontup if compiled.positional else None
-
-    def values(self, params: dict):
-        return params if self.order is None else tuple(params[name] for name in self.order)
-
-
 class Known:
     """One worker's knowledge (see the module's words), read through its own connections:
     one per thread, in autocommit, closed with the engine."""
@@ -225,7 +213,7 @@ class Known:
             compiled = self._compiled[statement] = Compiled(statement, self.engine.dialect)
         cursor = self._cursor()
         cursor.execute(compiled.sql, compiled.values(params or {}))
-        return cursor.fetchall()
+        return compiled.converted(cursor.fetchall())
 
     def _cursor(self):
         connection = self._connection()

@@ -32,7 +32,7 @@ def row(character_id: int, client_id: str | None = None) -> dict:
         "sent_at": WHEN - timedelta(seconds=3),
         "received_at": WHEN + timedelta(microseconds=7),
         "author_id": None,
-        "fields": {"kind": "note", "text": "è \"virgolette\" e ' apici", "n": [1, 2.5, None]},
+        "fields": {"kind": "note", "text": 'è "virgolette" e \' apici', "n": [1, 2.5, None]},
         "referee_at": WHEN - timedelta(hours=1),
         "stepped_on": True,
     }
