@@ -206,8 +206,9 @@ class Known:
 
     def rows(self, statement, params: dict | None = None) -> list[tuple]:
         """``statement``'s rows, on this thread's connection of its own, straight through
-        the driver (compiled once for the database): a quick answer's reads after the
-        marks (here, and keeping/records.py ``Records.caught_up``). JSON comes as text."""
+        the driver (compiled once for the database: keeping/driver.py): a quick answer's
+        reads after the marks (here, and keeping/records.py ``Records.caught_up``). JSON
+        cast to text comes as text."""
         compiled = self._compiled.get(statement)
         if compiled is None:
             compiled = self._compiled[statement] = Compiled(statement, self.engine.dialect)
