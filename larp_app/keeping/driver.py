@@ -7,8 +7,8 @@ Python as the driver's own work (its events, its execution context, its result o
 on a worker where an entry or a changed poll is most of what a phone waits for. Here a
 statement is compiled once for its database (``Compiled``), its values and its columns
 converted by their own types: what is sent and read is what SQLAlchemy's execution sends
-and reads. An entry's run on the session's own connection, in its transaction
-(``DriverStatement``).
+and reads. An entry's statements run on the session's own connection, in its transaction
+(``DriverStatement``); the quick answers', on the worker's own connections (``Known``).
 
 What an entry's statement skips: the engine's statement event (``before_execute``), where
 keeping/versions.py watches writes past the session's objects; an entry's insert names its
