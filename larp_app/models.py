@@ -95,7 +95,11 @@ class WebSession(db.Model):
 
 
 class Character(db.Model):
-    __table_args__ = (Index("ix_character_event_version", "event_id", "version"),)
+    # What changed since a version, with each player link's digest, read from the index
+    # alone (keeping/known.py ``CHANGED``).
+    __table_args__ = (
+        Index("ix_character_event_version_link", "event_id", "version", "player_secret_hash"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     event_id: Mapped[int] = mapped_column(ForeignKey("event.id"), index=True)

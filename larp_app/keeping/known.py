@@ -38,7 +38,7 @@ import contextlib
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import Engine, bindparam, create_engine, func, select
 from sqlalchemy import event as sa_event
@@ -151,8 +151,7 @@ class EventFacts:
     archived: bool
 
 
-@dataclass(frozen=True)
-class CharacterFacts:
+class CharacterFacts(NamedTuple):
     id: int
     event_id: int
     version: int
@@ -316,7 +315,8 @@ class Known:
     def _keep_character(self, row) -> CharacterFacts:
         facts = CharacterFacts(row[0], row[1], row[2])
         self.characters[facts.id] = facts
-        self._keep_player(facts.id, row[3])
+        if self.player_of.get(facts.id) != row[3]:  # (a version moved: its link stays)
+            self._keep_player(facts.id, row[3])
         return facts
 
     def _keep_player(self, character_id: int, digest: str | None) -> None:

@@ -3,7 +3,7 @@ operator's SQL, a restore.
 
 An event's version grows by one with every change to it or to one of its characters, and
 each character keeps the event's version at its own last change, so "what changed since
-version V" is a query on an index (``ix_character_event_version``). The ``mark`` table
+version V" is a query on an index (``ix_character_event_version_link``). The ``mark`` table
 holds one counter per kind of change, which every worker reads with one tiny query to know
 whether what it keeps still holds (keeping/known.py):
 

@@ -161,3 +161,29 @@ def test_a_characters_entries_after_a_row_are_one_range_of_an_index(app):
             ["character_id"]
         ]
         upgrade()
+
+
+def test_what_changed_since_a_version_is_read_from_one_index(app):
+    """Every worker asks, whenever an event's version moves, which of its characters changed
+    since the version it knows, with their player links' digests (keeping/known.py
+    ``CHANGED``): one index holds all it reads, so no character's row (its sheets, several
+    pages) is read for it."""
+    from larp_app.keeping.known import CHANGED
+
+    with app.app_context():
+        indexes = sqlalchemy.inspect(db.engine).get_indexes("character")
+        found = [i["column_names"] for i in indexes if i["column_names"][:1] == ["event_id"]]
+        assert ["event_id", "version", "player_secret_hash"] in found
+        assert ["event_id", "version"] not in found  # one to write at every change
+        if db.engine.dialect.name == "sqlite":
+            sql = str(CHANGED.compile(dialect=db.engine.dialect))
+            with db.engine.connect() as conn:
+                asked = (1, 0)  # (the event, the version since)
+                plan = conn.exec_driver_sql(f"EXPLAIN QUERY PLAN {sql}", asked).all()
+            assert any("COVERING INDEX ix_character_event_version_link" in row[-1] for row in plan)
+        downgrade(revision="7c3f9a1e5d48")
+        indexes = sqlalchemy.inspect(db.engine).get_indexes("character")
+        assert [
+            i["column_names"] for i in indexes if i["name"] == "ix_character_event_version"
+        ] == [["event_id", "version"]]
+        upgrade()
