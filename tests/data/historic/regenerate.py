@@ -67,6 +67,7 @@ HISTORIC = {
     "marks": ("b3f1efc", "up to 0016"),
     "marks_moved_by_the_database": ("b579a1a", "up to 0017"),
     "entry_character_row": ("786d9e7", "up to 0018"),
+    "character_versions_with_links": ("2c01e68", "up to 0019"),
 }
 
 # What older versions needed and today's environment no longer installs.
