@@ -315,7 +315,7 @@ class Known:
     def _keep_character(self, row) -> CharacterFacts:
         facts = CharacterFacts(row[0], row[1], row[2])
         self.characters[facts.id] = facts
-        if self.player_of.get(facts.id) != row[3]:  # (a version moved: its link stays)
+        if row[3] is None or self.players.get(row[3]) != facts.id:  # (else: as it was)
             self._keep_player(facts.id, row[3])
         return facts
 

@@ -276,3 +276,24 @@ def test_marks_read_before_another_threads_newer_ones_were_taken_in_forget_nothi
         monkeypatch.setattr(kept, "_read_marks", lambda: stale)
         kept.current()
         assert forgotten == ["everything"]
+
+
+def test_a_player_link_moved_between_characters_is_found_where_it_ends_whatever_the_order(app):
+    """What changed since a version comes in no promised order (PostgreSQL gives its rows
+    as it finds them): a link that went from one character to another and back may be read
+    for its last holder before the other's letting it go. The link is found where it ends,
+    kept (not looked for again at every poll), and the other's own link too."""
+    from larp_app.keeping.known import known
+
+    with app.app_context():
+        kept = known()
+        kept._keep_character((1, 1, 1, "link-one"))
+        kept._keep_character((2, 1, 1, "link-two"))
+        kept._keep_character((2, 1, 3, "link-one"))  # the second took the first's link...
+        kept._keep_character((1, 1, 5, "link-one"))  # ...which came back (read first)
+        kept._keep_character((2, 1, 4, "link-two"))  # ...once the second let it go
+        assert kept.players == {"link-one": 1, "link-two": 2}
+        assert kept.player_of == {1: "link-one", 2: "link-two"}
+        kept._keep_character((1, 1, 6, None))  # a link taken away
+        assert kept.players == {"link-two": 2}
+        assert kept.player_of == {2: "link-two"}
