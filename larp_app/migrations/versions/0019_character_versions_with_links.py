@@ -5,7 +5,8 @@ changed since the version it knows) reads the index alone. Before, each characte
 was read from the table too, past its tabletop and larp sheets to the digest stored after
 them (several pages each, read again after every commit on SQLite, whose readers drop their
 page cache whenever another connection writes). Every worker looks at every change: 16
-characters changed in one commit, 150-180 µs a worker's look, now 90-110.
+characters changed in one commit, 133-190 µs a worker's look, now 117-128
+(bench/known_changes.py).
 
 Revision ID: 9e4b1d7a2c63
 Revises: 7c3f9a1e5d48
