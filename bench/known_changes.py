@@ -58,12 +58,14 @@ def copies(path: Path, characters: int) -> int:
 
 def notes(connection: sqlite3.Connection, ids: list[int]) -> None:
     """A note on each character of ``ids``, in one commit, as the app stores one."""
+    from larp_app import rules
+
     now = datetime.now(UTC)
     stamp = now.strftime("%Y-%m-%d %H:%M:%S.%f")
     rows = []
     for character_id in ids:
         client_id = str(uuid.uuid4())
-        fields = {"id": client_id, "at": now.strftime("%Y-%m-%dT%H:%M:%S.%fZ"), "kind": "note"}
+        fields = {"id": client_id, "at": rules.format_instant(now), "kind": "note"}
         rows.append((client_id, character_id, stamp, stamp, json.dumps(fields)))
     connection.execute("BEGIN IMMEDIATE")
     connection.executemany(

@@ -315,11 +315,12 @@ class Known:
     def _keep_character(self, row) -> CharacterFacts:
         facts = CharacterFacts(row[0], row[1], row[2])
         self.characters[facts.id] = facts
-        if row[3] is None or self.players.get(row[3]) != facts.id:  # (else: as it was)
-            self._keep_player(facts.id, row[3])
+        self._keep_player(facts.id, row[3])
         return facts
 
     def _keep_player(self, character_id: int, digest: str | None) -> None:
+        if digest is not None and self.players.get(digest) == character_id:
+            return  # already its holder (a version moved, the link stayed)
         before = self.player_of.pop(character_id, None)
         if before is not None and self.players.get(before) == character_id:
             del self.players[before]
